@@ -1,0 +1,1046 @@
+#!/usr/bin/env python3
+"""Generate transformer model graphs (GPT, Llama, BERT) as MLIR text.
+
+Two forms are emitted:
+
+* ``tp``: a per-rank Megatron tensor-parallel program, the input of seqpar's
+  ``seqpar-sequence-parallel`` pass. Weights are function arguments already cut
+  to their per-rank size and carry ``seqpar.sharding`` attributes; every
+  row-parallel matmul is followed by ``shard.all_reduce`` over grid axis 0.
+* ``upstream``: the unsharded single-device GPT model written so that upstream
+  MLIR's ``sharding-propagation`` + ``shard-partition`` can partition it
+  (explicit head dims, no reshapes/slices, no constant-index maps, no non-splat
+  constants), annotated with ``shard.sharding``/``shard.shard`` for Megatron TP.
+
+Only the Python 3.11 standard library is used. Weights are arguments, never
+literals, so even the 80-layer h=8192 reference model is a small text file.
+
+Example:
+    python3 bench/gen_tp_graph.py --model gpt --layers 2 --tp 2 --dropout \\
+        -o examples/gpt2_tp2.mlir
+"""
+
+import argparse
+import math
+import os
+import shlex
+import sys
+from dataclasses import dataclass
+
+GRID = "@grid"
+NEG_BIG = -1.0e9  # additive causal-mask value ("-inf-ish")
+DROPOUT_P = 0.1
+
+# seqpar per-rank sharding attributes (SPEC section 3.5).
+SH_REPL = "#seqpar.sharding<@grid, replicated>"
+SH_COL_W = "#seqpar.sharding<@grid, [[], [0]]>"
+SH_ROW_W = "#seqpar.sharding<@grid, [[0]]>"
+SH_COL_B = "#seqpar.sharding<@grid, [[0]]>"
+SH_QKV_W = "#seqpar.sharding<@grid, [[], [0] groups 3]>"
+SH_QKV_B = "#seqpar.sharding<@grid, [[0] groups 3]>"
+
+MASK64 = (1 << 64) - 1
+
+
+# ---------------------------------------------------------------------------
+# Configuration
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Config:
+    """Model and emission parameters (global, unsharded sizes)."""
+
+    model: str
+    layers: int
+    b: int
+    s: int
+    h: int
+    a: int
+    a_kv: int
+    f: int
+    t: int
+    form: str
+    elem: str
+    layout: str
+    flatten: bool
+    dropout: bool
+    seed: int
+    eps: float = 1e-5
+    rope_theta: float = 10000.0
+
+    @property
+    def d(self):
+        """Head dim."""
+        return self.h // self.a
+
+    @property
+    def seq_dim(self):
+        """Sequence dim of the [.., .., h] activations."""
+        return 1 if self.layout == "bsh" else 0
+
+    def act_shape(self, n):
+        """Shape of an activation with n features in the chosen layout."""
+        if self.layout == "bsh":
+            return (self.b, self.s, n)
+        return (self.s, self.b, n)
+
+
+# ---------------------------------------------------------------------------
+# Text emission helpers
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Val:
+    """An SSA tensor value: its name, static shape and element type."""
+
+    name: str
+    shape: tuple
+    elem: str
+
+    @property
+    def type(self):
+        """The MLIR tensor type of the value."""
+        return tensor_type(self.shape, self.elem)
+
+
+def tensor_type(shape, elem):
+    """Returns the MLIR ranked tensor type for `shape` and `elem`."""
+    dims = "".join(f"{d}x" for d in shape)
+    return f"tensor<{dims}{elem}>"
+
+
+def float_lit(value, elem):
+    """Returns an MLIR float literal for `value` of type `elem`."""
+    if value == -math.inf:
+        return "0xFF800000" if elem == "f32" else "0xFF80"
+    return f"{value:.9e}"
+
+
+def to_signed64(value):
+    """Returns the two's-complement signed reading of a 64-bit pattern."""
+    value &= MASK64
+    return value - (1 << 64) if value >> 63 else value
+
+
+def splitmix64(x):
+    """One splitmix64 step (used offline to derive per-site seeds)."""
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+class Body:
+    """Builder for the scalar region of a linalg.generic."""
+
+    def __init__(self, bld):
+        """Creates an empty body that takes fresh names from `bld`."""
+        self.bld = bld
+        self.lines = []
+
+    def _op(self, hint, text):
+        """Emits `%name = text` and returns the name."""
+        name = self.bld.fresh(hint)
+        self.lines.append(f"{name} = {text}")
+        return name
+
+    def const(self, value, ty):
+        """A float constant of type `ty`."""
+        return self._op("cst", f"arith.constant {float_lit(value, ty)} : {ty}")
+
+    def iconst(self, value, ty="i64"):
+        """An integer (or index) constant of type `ty`."""
+        return self._op("c", f"arith.constant {value} : {ty}")
+
+    def bin(self, op, x, y, ty):
+        """A binary arith/math op `op` on values of type `ty`."""
+        return self._op("t", f"{op} {x}, {y} : {ty}")
+
+    def un(self, op, x, ty):
+        """A unary arith/math op `op` on a value of type `ty`."""
+        return self._op("t", f"{op} {x} : {ty}")
+
+    def cast(self, op, x, src, dst):
+        """A conversion op `op` from `src` to `dst`."""
+        return self._op("t", f"{op} {x} : {src} to {dst}")
+
+    def index(self, dim):
+        """`linalg.index dim`."""
+        return self._op("i", f"linalg.index {dim} : index")
+
+    def index_i64(self, dim):
+        """`linalg.index dim` cast to i64."""
+        return self.cast("arith.index_cast", self.index(dim), "index", "i64")
+
+    def index_f32(self, dim):
+        """`linalg.index dim` converted to f32."""
+        return self.cast("arith.sitofp", self.index_i64(dim), "i64", "f32")
+
+    def cmpf(self, pred, x, y, ty):
+        """`arith.cmpf pred`."""
+        return self._op("p", f"arith.cmpf {pred}, {x}, {y} : {ty}")
+
+    def cmpi(self, pred, x, y, ty):
+        """`arith.cmpi pred`."""
+        return self._op("p", f"arith.cmpi {pred}, {x}, {y} : {ty}")
+
+    def select(self, cond, x, y, ty):
+        """`arith.select cond, x, y`."""
+        return self._op("t", f"arith.select {cond}, {x}, {y} : {ty}")
+
+    def to_f32(self, x, ty):
+        """Extends `x` to f32 when `ty` is narrower."""
+        return x if ty == "f32" else self.cast("arith.extf", x, ty, "f32")
+
+    def from_f32(self, x, ty):
+        """Truncates the f32 `x` to `ty` when narrower."""
+        return x if ty == "f32" else self.cast("arith.truncf", x, "f32", ty)
+
+
+class Builder:
+    """Accumulates the ops of one function and the module's affine maps."""
+
+    def __init__(self, elem):
+        """Creates an empty builder for element type `elem`."""
+        self.elem = elem
+        self.lines = []
+        self.maps = {}
+        self.consts = {}
+        self.counter = 0
+        self.dropout_sites = 0
+
+    # -- names, maps, constants ------------------------------------------
+
+    def fresh(self, hint="v"):
+        """Returns a fresh SSA name starting with `hint`."""
+        self.counter += 1
+        return f"%{hint}{self.counter}"
+
+    def emit(self, text):
+        """Appends one line to the function body."""
+        self.lines.append("  " + text)
+
+    def amap(self, ndims, results):
+        """Returns the alias of affine_map<(d0..) -> (results)>.
+
+        `results` holds dim positions (int) or constant expressions (str).
+        """
+        dims = ", ".join(f"d{i}" for i in range(ndims))
+        res = ", ".join(f"d{r}" if isinstance(r, int) else r for r in results)
+        text = f"affine_map<({dims}) -> ({res})>"
+        if text not in self.maps:
+            self.maps[text] = f"#map{len(self.maps)}"
+        return self.maps[text]
+
+    def identity(self, rank):
+        """The identity map of `rank` dims."""
+        return self.amap(rank, list(range(rank)))
+
+    def const(self, value, elem=None):
+        """A function-level float constant (deduplicated)."""
+        elem = elem or self.elem
+        key = (float_lit(value, elem), elem)
+        if key not in self.consts:
+            name = self.fresh("cst")
+            self.emit(f"{name} = arith.constant {key[0]} : {elem}")
+            self.consts[key] = name
+        return self.consts[key]
+
+    # -- tensor ops --------------------------------------------------------
+
+    def empty(self, shape, elem=None):
+        """`tensor.empty` of `shape`."""
+        v = Val(self.fresh("e"), tuple(shape), elem or self.elem)
+        self.emit(f"{v.name} = tensor.empty() : {v.type}")
+        return v
+
+    def filled(self, shape, value):
+        """A tensor of `shape` filled with the scalar `value`."""
+        c = self.const(value)
+        e = self.empty(shape)
+        v = Val(self.fresh("fill"), e.shape, e.elem)
+        self.emit(f"{v.name} = linalg.fill ins({c} : {e.elem}) outs({e.name} : {e.type}) -> {v.type}")
+        return v
+
+    def matmul(self, x, w):
+        """`linalg.matmul` of [m,k] x [k,n] into a zero-filled [m,n]."""
+        init = self.filled((x.shape[0], w.shape[1]), 0.0)
+        v = Val(self.fresh("mm"), init.shape, self.elem)
+        self.emit(f"{v.name} = linalg.matmul ins({x.name}, {w.name} : {x.type}, {w.type}) "
+                  f"outs({init.name} : {init.type}) -> {v.type}")
+        return v
+
+    def batch_matmul(self, x, y):
+        """`linalg.batch_matmul` of [B,m,k] x [B,k,n] into a zero-filled [B,m,n]."""
+        init = self.filled((x.shape[0], x.shape[1], y.shape[2]), 0.0)
+        v = Val(self.fresh("bmm"), init.shape, self.elem)
+        self.emit(f"{v.name} = linalg.batch_matmul ins({x.name}, {y.name} : {x.type}, {y.type}) "
+                  f"outs({init.name} : {init.type}) -> {v.type}")
+        return v
+
+    def transpose(self, x, perm):
+        """`linalg.transpose` with result dim i = input dim perm[i]."""
+        e = self.empty([x.shape[p] for p in perm], x.elem)
+        v = Val(self.fresh("tr"), e.shape, x.elem)
+        p = ", ".join(map(str, perm))
+        self.emit(f"{v.name} = linalg.transpose ins({x.name} : {x.type}) outs({e.name} : {e.type}) "
+                  f"permutation = [{p}]")
+        return v
+
+    def collapse(self, x, groups):
+        """`tensor.collapse_shape` with reassociation `groups`."""
+        shape = tuple(math.prod(x.shape[i] for i in g) for g in groups)
+        v = Val(self.fresh("cl"), shape, x.elem)
+        self.emit(f"{v.name} = tensor.collapse_shape {x.name} {reassoc(groups)} : {x.type} into {v.type}")
+        return v
+
+    def expand(self, x, groups, shape):
+        """`tensor.expand_shape` with reassociation `groups` into `shape`."""
+        v = Val(self.fresh("ex"), tuple(shape), x.elem)
+        out = ", ".join(map(str, shape))
+        self.emit(f"{v.name} = tensor.expand_shape {x.name} {reassoc(groups)} output_shape [{out}] "
+                  f": {x.type} into {v.type}")
+        return v
+
+    def extract_slice(self, x, offsets, sizes, result_shape):
+        """`tensor.extract_slice` with unit strides (rank-reducing if asked)."""
+        v = Val(self.fresh("sl"), tuple(result_shape), x.elem)
+        o = ", ".join(map(str, offsets))
+        s = ", ".join(map(str, sizes))
+        st = ", ".join("1" for _ in sizes)
+        self.emit(f"{v.name} = tensor.extract_slice {x.name}[{o}] [{s}] [{st}] : {x.type} to {v.type}")
+        return v
+
+    def all_reduce(self, x):
+        """`shard.all_reduce` (sum) over grid axis 0."""
+        v = Val(self.fresh("ar"), x.shape, x.elem)
+        self.emit(f"{v.name} = shard.all_reduce {x.name} on {GRID} grid_axes = [0] : {x.type} -> {v.type}")
+        return v
+
+    def generic(self, ins, init, init_map, iterators, body_fn, hint="g"):
+        """Emits a linalg.generic and returns its result.
+
+        `ins` is a list of (Val, map alias); `init` the output tensor with map
+        `init_map`; `body_fn(body, in_names, out_name)` returns the yielded name.
+        """
+        res = Val(self.fresh(hint), init.shape, init.elem)
+        block_args = [(self.fresh("in"), v.elem) for v, _ in ins] + [(self.fresh("out"), init.elem)]
+        body = Body(self)
+        y = body_fn(body, [n for n, _ in block_args[:-1]], block_args[-1][0])
+        maps = ", ".join([m for _, m in ins] + [init_map])
+        its = ", ".join(f'"{i}"' for i in iterators)
+        head = f"{res.name} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{its}]}}"
+        if ins:
+            names = ", ".join(v.name for v, _ in ins)
+            types = ", ".join(v.type for v, _ in ins)
+            head += f" ins({names} : {types})"
+        head += f" outs({init.name} : {init.type}) {{"
+        self.emit(head)
+        args = ", ".join(f"{n}: {t}" for n, t in block_args)
+        self.emit(f"^bb0({args}):")
+        for line in body.lines:
+            self.emit("  " + line)
+        self.emit(f"  linalg.yield {y} : {init.elem}")
+        self.emit(f"}} -> {res.type}")
+        return res
+
+    # -- generic shorthands -------------------------------------------------
+
+    def elementwise(self, xs, body_fn, hint="ew", broadcast=None):
+        """Elementwise generic over the shape of xs[0].
+
+        `broadcast` maps an input position to the list of dims it indexes
+        (default: all dims, identity map).
+        """
+        shape = xs[0].shape
+        rank = len(shape)
+        broadcast = broadcast or {}
+        ins = [(x, self.amap(rank, broadcast.get(i, list(range(rank))))) for i, x in enumerate(xs)]
+        init = self.empty(shape)
+        return self.generic(ins, init, self.identity(rank), ["parallel"] * rank, body_fn, hint)
+
+    def contract(self, x, x_dims, y, y_dims, out_shape, n_red, hint="ct"):
+        """Contraction generic: loops are out dims (parallel) then n_red reductions.
+
+        `x_dims`/`y_dims` list the loop dim indexing each operand dim.
+        """
+        rank = len(out_shape) + n_red
+        init = self.filled(out_shape, 0.0)
+        its = ["parallel"] * len(out_shape) + ["reduction"] * n_red
+        ty = self.elem
+
+        def body(bb, ins, out):
+            return bb.bin("arith.addf", out, bb.bin("arith.mulf", ins[0], ins[1], ty), ty)
+
+        return self.generic([(x, self.amap(rank, x_dims)), (y, self.amap(rank, y_dims))], init,
+                            self.amap(rank, list(range(len(out_shape)))), its, body, hint)
+
+
+def reassoc(groups):
+    """Prints a reassociation list such as [[0, 1], [2]]."""
+    return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+
+
+# ---------------------------------------------------------------------------
+# Blocks shared by both forms
+# ---------------------------------------------------------------------------
+
+
+def reduce_last(bld, x, keepdim, init_value, combine_op, pre=None, extra=(), hint="red"):
+    """Reduces the last dim of `x` into a [.., 1] (keepdim) or [..] tensor.
+
+    Each value `v` is folded into the accumulator with the binary arith op
+    `combine_op`; `pre(bb, ins)` maps the block inputs (x, then the `extra`
+    per-row statistics, read with the output map) to `v` (default: x).
+    """
+    rank = len(x.shape)
+    stat_shape = x.shape[:-1] + ((1,) if keepdim else ())
+    init = bld.filled(stat_shape, init_value)
+    out_map = stat_map(bld, rank, keepdim)
+    ins = [(x, bld.identity(rank))] + [(e, out_map) for e in extra]
+
+    def body(bb, names, out):
+        v = pre(bb, names) if pre else names[0]
+        return bb.bin(combine_op, out, v, bld.elem)
+
+    its = ["parallel"] * (rank - 1) + ["reduction"]
+    return bld.generic(ins, init, out_map, its, body, hint)
+
+
+def stat_map(bld, rank, keepdim):
+    """Map from a rank-`rank` loop nest to a per-row statistic.
+
+    keepdim: (d0, .., dn) -> (d0, .., d(n-1), 0), a [.., 1] tensor (the tp form);
+    otherwise (d0, .., dn) -> (d0, .., d(n-1)) (upstream cannot shard
+    constant-index maps).
+    """
+    return bld.amap(rank, list(range(rank - 1)) + (["0"] if keepdim else []))
+
+
+def layer_norm(bld, x, gamma, beta, eps, keepdim):
+    """LayerNorm over the last dim: mean and variance as reduction generics."""
+    ty = bld.elem
+    n = x.shape[-1]
+    rank = len(x.shape)
+    total = reduce_last(bld, x, keepdim, 0.0, "arith.addf", hint="sum")
+
+    def mean_body(bb, ins, out):
+        return bb.bin("arith.mulf", ins[0], bb.const(1.0 / n, ty), ty)
+
+    mean = bld.elementwise([total], mean_body, "mean")
+
+    def sq_dev(bb, ins):
+        dev = bb.bin("arith.subf", ins[0], ins[1], ty)
+        return bb.bin("arith.mulf", dev, dev, ty)
+
+    sq = reduce_last(bld, x, keepdim, 0.0, "arith.addf", pre=sq_dev, extra=[mean], hint="sqsum")
+
+    def norm_body(bb, ins, out):
+        xv, mv, sv, g, b = ins
+        var = bb.bin("arith.mulf", sv, bb.const(1.0 / n, ty), ty)
+        inv = bb.un("math.rsqrt", bb.bin("arith.addf", var, bb.const(eps, ty), ty), ty)
+        y = bb.bin("arith.mulf", bb.bin("arith.subf", xv, mv, ty), inv, ty)
+        return bb.bin("arith.addf", bb.bin("arith.mulf", y, g, ty), b, ty)
+
+    smap = stat_map(bld, rank, keepdim)
+    cmap = bld.amap(rank, [rank - 1])
+    ins = [(x, bld.identity(rank)), (mean, smap), (sq, smap), (gamma, cmap), (beta, cmap)]
+    init = bld.empty(x.shape)
+    return bld.generic(ins, init, bld.identity(rank), ["parallel"] * rank, norm_body, "ln")
+
+
+def rms_norm(bld, x, gamma, eps, keepdim):
+    """RMSNorm over the last dim (no mean subtraction, no beta)."""
+    ty = bld.elem
+    n = x.shape[-1]
+    rank = len(x.shape)
+    sq = reduce_last(bld, x, keepdim, 0.0, "arith.addf",
+                     pre=lambda bb, ins: bb.bin("arith.mulf", ins[0], ins[0], ty), hint="sqsum")
+
+    def norm_body(bb, ins, out):
+        xv, sv, g = ins
+        ms = bb.bin("arith.mulf", sv, bb.const(1.0 / n, ty), ty)
+        inv = bb.un("math.rsqrt", bb.bin("arith.addf", ms, bb.const(eps, ty), ty), ty)
+        return bb.bin("arith.mulf", bb.bin("arith.mulf", xv, inv, ty), g, ty)
+
+    ins = [(x, bld.identity(rank)), (sq, stat_map(bld, rank, keepdim)), (gamma, bld.amap(rank, [rank - 1]))]
+    init = bld.empty(x.shape)
+    return bld.generic(ins, init, bld.identity(rank), ["parallel"] * rank, norm_body, "rms")
+
+
+def add_bias(bld, x, bias):
+    """x + bias, the bias broadcast over x's leading dims."""
+    ty = bld.elem
+    rank, k = len(x.shape), len(bias.shape)
+    return bld.elementwise([x, bias], lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], ty),
+                           "bias", broadcast={1: list(range(rank - k, rank))})
+
+
+def residual_add(bld, x, y):
+    """Elementwise x + y (residual connection)."""
+    ty = bld.elem
+    return bld.elementwise([x, y], lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], ty), "res")
+
+
+def scale(bld, x, factor):
+    """Elementwise x * factor."""
+    ty = bld.elem
+    return bld.elementwise([x], lambda bb, ins, out: bb.bin("arith.mulf", ins[0], bb.const(factor, ty), ty),
+                           "scale")
+
+
+def gelu_tanh(bld, x):
+    """GELU, tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    ty = bld.elem
+
+    def body(bb, ins, out):
+        v = ins[0]
+        v3 = bb.bin("arith.mulf", bb.bin("arith.mulf", v, v, ty), v, ty)
+        inner = bb.bin("arith.addf", v, bb.bin("arith.mulf", v3, bb.const(0.044715, ty), ty), ty)
+        th = bb.un("math.tanh", bb.bin("arith.mulf", inner, bb.const(math.sqrt(2.0 / math.pi), ty), ty), ty)
+        half = bb.bin("arith.mulf", v, bb.const(0.5, ty), ty)
+        return bb.bin("arith.mulf", half, bb.bin("arith.addf", th, bb.const(1.0, ty), ty), ty)
+
+    return bld.elementwise([x], body, "gelu")
+
+
+def swiglu(bld, gate, up):
+    """silu(gate) * up, silu(g) = g / (1 + exp(-g))."""
+    ty = bld.elem
+
+    def body(bb, ins, out):
+        g, u = ins
+        den = bb.bin("arith.addf", bb.un("math.exp", bb.un("arith.negf", g, ty), ty), bb.const(1.0, ty), ty)
+        return bb.bin("arith.mulf", bb.bin("arith.divf", g, den, ty), u, ty)
+
+    return bld.elementwise([gate, up], body, "swiglu")
+
+
+def dropout(bld, x, p, cfg):
+    """Position-keyed dropout: keep x/(1-p) where hash(seed_site, linear index) >= p.
+
+    The linear index is the element's row-major index in the (unsharded)
+    tensor, computed from `linalg.index` of every loop; it is mixed with a
+    per-site seed by splitmix64-style xor-shift/multiply rounds and the top 24
+    bits give u in [0, 1).
+    """
+    ty = bld.elem
+    site = bld.dropout_sites
+    bld.dropout_sites += 1
+    seed = to_signed64(splitmix64((cfg.seed << 16) + site))
+    shape = x.shape
+
+    def body(bb, ins, out):
+        lin = bb.index_i64(0)
+        for dim in range(1, len(shape)):
+            lin = bb.bin("arith.muli", lin, bb.iconst(shape[dim]), "i64")
+            lin = bb.bin("arith.addi", lin, bb.index_i64(dim), "i64")
+        z = bb.bin("arith.muli", lin, bb.iconst(to_signed64(0x9E3779B97F4A7C15)), "i64")
+        z = bb.bin("arith.addi", z, bb.iconst(seed), "i64")
+        for shift, mult in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+            z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(shift), "i64"), "i64")
+            z = bb.bin("arith.muli", z, bb.iconst(to_signed64(mult)), "i64")
+        z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(31), "i64"), "i64")
+        top = bb.bin("arith.shrui", z, bb.iconst(40), "i64")
+        u = bb.bin("arith.mulf", bb.cast("arith.uitofp", top, "i64", "f32"), bb.const(2.0 ** -24, "f32"), "f32")
+        keep = bb.cmpf("oge", u, bb.const(p, "f32"), "f32")
+        kept = bb.bin("arith.mulf", ins[0], bb.const(1.0 / (1.0 - p), ty), ty)
+        return bb.select(keep, kept, bb.const(0.0, ty), ty)
+
+    return bld.elementwise([x], body, "drop")
+
+
+def causal_mask(bld, scores, q_dim, k_dim):
+    """Sets scores[.., q, .., k] to -1e9 where key index k > query index q."""
+    ty = bld.elem
+
+    def body(bb, ins, out):
+        future = bb.cmpi("ugt", bb.index(k_dim), bb.index(q_dim), "index")
+        return bb.select(future, bb.const(NEG_BIG, ty), ins[0], ty)
+
+    return bld.elementwise([scores], body, "mask")
+
+
+def softmax_last(bld, x, keepdim):
+    """Softmax over the last dim as max / sub+exp / sum / div generics."""
+    ty = bld.elem
+    rank = len(x.shape)
+    mx = reduce_last(bld, x, keepdim, -math.inf, "arith.maximumf", hint="max")
+    smap = stat_map(bld, rank, keepdim)
+
+    def exp_body(bb, ins, out):
+        return bb.un("math.exp", bb.bin("arith.subf", ins[0], ins[1], ty), ty)
+
+    ex = bld.generic([(x, bld.identity(rank)), (mx, smap)], bld.empty(x.shape), bld.identity(rank),
+                     ["parallel"] * rank, exp_body, "exp")
+    total = reduce_last(bld, ex, keepdim, 0.0, "arith.addf", hint="sum")
+
+    def div_body(bb, ins, out):
+        return bb.bin("arith.divf", ins[0], ins[1], ty)
+
+    return bld.generic([(ex, bld.identity(rank)), (total, smap)], bld.empty(x.shape), bld.identity(rank),
+                       ["parallel"] * rank, div_body, "softmax")
+
+
+# ---------------------------------------------------------------------------
+# Blocks of the per-rank TP form
+# ---------------------------------------------------------------------------
+
+
+def linear(bld, x, w, cfg):
+    """x [L0, L1, k] @ w [k, n] -> [L0, L1, n].
+
+    With --flatten: collapse to [L0*L1, k], linalg.matmul, expand back (as
+    PyTorch exporters do); otherwise one contraction generic.
+    """
+    l0, l1, _ = x.shape
+    n = w.shape[1]
+    if cfg.flatten:
+        flat = bld.collapse(x, [[0, 1], [2]])
+        mm = bld.matmul(flat, w)
+        return bld.expand(mm, [[0, 1], [2]], (l0, l1, n))
+    return bld.contract(x, [0, 1, 3], w, [3, 2], (l0, l1, n), 1, "lin")
+
+
+def rope(bld, x, n_heads, cfg):
+    """Rotary embedding (rotate-half) of x [L0, L1, n_heads*d] -> [L0, L1, n_heads, d].
+
+    The angle pos * theta^(-2i/d) is computed in the body from `linalg.index` of
+    the sequence loop (pos) and of the frequency loop (i), in f32.
+    """
+    l0, l1, _ = x.shape
+    d, half = cfg.d, cfg.d // 2
+    x5 = bld.expand(x, [[0], [1], [2, 3, 4]], (l0, l1, n_heads, 2, half))
+    sizes = [l0, l1, n_heads, 1, half]
+    x1 = bld.extract_slice(x5, [0, 0, 0, 0, 0], sizes, (l0, l1, n_heads, half))
+    x2 = bld.extract_slice(x5, [0, 0, 0, 1, 0], sizes, (l0, l1, n_heads, half))
+    ty = bld.elem
+    log_theta = math.log(cfg.rope_theta)
+
+    def body(bb, ins, out):
+        a = bb.to_f32(ins[0], ty)
+        b = bb.to_f32(ins[1], ty)
+        pos = bb.index_f32(cfg.seq_dim)
+        freq = bb.index_f32(4)
+        inv = bb.un("math.exp", bb.bin("arith.mulf", freq, bb.const(-2.0 * log_theta / d, "f32"), "f32"), "f32")
+        ang = bb.bin("arith.mulf", pos, inv, "f32")
+        c = bb.un("math.cos", ang, "f32")
+        s = bb.un("math.sin", ang, "f32")
+        first = bb.bin("arith.subf", bb.bin("arith.mulf", a, c, "f32"), bb.bin("arith.mulf", b, s, "f32"), "f32")
+        second = bb.bin("arith.addf", bb.bin("arith.mulf", b, c, "f32"), bb.bin("arith.mulf", a, s, "f32"), "f32")
+        is_first = bb.cmpi("eq", bb.index(3), bb.iconst(0, "index"), "index")
+        return bb.from_f32(bb.select(is_first, first, second, "f32"), ty)
+
+    in_map = bld.amap(5, [0, 1, 2, 4])
+    r = bld.generic([(x1, in_map), (x2, in_map)], bld.empty(x5.shape), bld.identity(5),
+                    ["parallel"] * 5, body, "rope")
+    return bld.collapse(r, [[0], [1], [2], [3, 4]])
+
+
+def heads(bld, x, n_heads, cfg, use_rope):
+    """Views x [L0, L1, n_heads*d] as [L0, L1, n_heads, d] (applying RoPE if asked)."""
+    if use_rope:
+        return rope(bld, x, n_heads, cfg)
+    l0, l1, _ = x.shape
+    return bld.expand(x, [[0], [1], [2, 3]], (l0, l1, n_heads, cfg.d))
+
+
+def repeat_kv(bld, x, groups):
+    """GQA: repeats each KV head `groups` times, [b, kv, m, n] -> [b*kv*groups, m, n]."""
+    b, kv, m, n = x.shape
+    rep = bld.generic([(x, bld.amap(5, [0, 1, 3, 4]))], bld.empty((b, kv, groups, m, n)), bld.identity(5),
+                      ["parallel"] * 5, lambda bb, ins, out: ins[0], "rep")
+    return bld.collapse(rep, [[0, 1, 2], [3], [4]])
+
+
+def attention_tp(bld, q, k, v, n_heads, n_kv, cfg, causal, use_rope):
+    """Per-rank multi-head attention on [L0, L1, heads*d] projections.
+
+    Heads are made explicit, transposed to [b, heads, s, d], collapsed to
+    [b*heads, s, d] for batch_matmul; K/V heads are repeated for GQA. Returns
+    [L0, L1, n_heads*d] in the activation layout.
+    """
+    bsh = cfg.layout == "bsh"
+    to_bhsd = (0, 2, 1, 3) if bsh else (1, 2, 0, 3)
+    to_bhds = (0, 2, 3, 1) if bsh else (1, 2, 3, 0)
+    q4 = bld.transpose(heads(bld, q, n_heads, cfg, use_rope), to_bhsd)
+    k4 = bld.transpose(heads(bld, k, n_kv, cfg, use_rope), to_bhds)
+    v4 = bld.transpose(heads(bld, v, n_kv, cfg, False), to_bhsd)
+    groups = n_heads // n_kv
+    qb = bld.collapse(q4, [[0, 1], [2], [3]])
+    if groups > 1:
+        kb, vb = repeat_kv(bld, k4, groups), repeat_kv(bld, v4, groups)
+    else:
+        kb, vb = bld.collapse(k4, [[0, 1], [2], [3]]), bld.collapse(v4, [[0, 1], [2], [3]])
+    scores = scale(bld, bld.batch_matmul(qb, kb), 1.0 / math.sqrt(cfg.d))
+    if causal:
+        scores = causal_mask(bld, scores, 1, 2)
+    probs = softmax_last(bld, scores, keepdim=True)
+    o = bld.batch_matmul(probs, vb)
+    o4 = bld.expand(o, [[0, 1], [2], [3]], (cfg.b, n_heads, cfg.s, cfg.d))
+    back = bld.transpose(o4, (0, 2, 1, 3) if bsh else (2, 0, 1, 3))
+    return bld.collapse(back, [[0], [1], [2, 3]])
+
+
+def row_parallel_out(bld, x, w, bias, cfg):
+    """Row-parallel linear: matmul, all_reduce, + bias, dropout (each if present)."""
+    y = bld.all_reduce(linear(bld, x, w, cfg))
+    if bias is not None:
+        y = add_bias(bld, y, bias)
+    if cfg.dropout:
+        y = dropout(bld, y, DROPOUT_P, cfg)
+    return y
+
+
+class ArgList:
+    """Function arguments of the per-rank program, in single-device order."""
+
+    def __init__(self, elem):
+        """Creates an empty argument list for element type `elem`."""
+        self.elem = elem
+        self.args = []
+
+    def add(self, name, shape, attrs):
+        """Adds argument %name of `shape` with the attribute dict text `attrs`."""
+        v = Val(f"%{name}", tuple(shape), self.elem)
+        self.args.append((v, attrs))
+        return v
+
+    def weight(self, name, shape, sharding):
+        """Adds a weight argument with its seqpar.sharding attribute."""
+        return self.add(name, shape, f"{{seqpar.sharding = {sharding}}}")
+
+    def signature(self):
+        """The argument list text of the func.func."""
+        return ",\n      ".join(f"{v.name}: {v.type} {a}" for v, a in self.args)
+
+
+def gpt_layer(bld, args, x, i, cfg):
+    """One pre-norm GPT-2 layer (fused QKV, causal attention, GELU MLP)."""
+    h, t, f = cfg.h, cfg.t, cfg.f
+    hr = h // t
+    p = f"l{i}_"
+    ln1_g = args.weight(p + "ln1_g", (h,), SH_REPL)
+    ln1_b = args.weight(p + "ln1_b", (h,), SH_REPL)
+    w_qkv = args.weight(p + "w_qkv", (h, 3 * hr), SH_QKV_W)
+    b_qkv = args.weight(p + "b_qkv", (3 * hr,), SH_QKV_B)
+    w_o = args.weight(p + "w_o", (hr, h), SH_ROW_W)
+    b_o = args.weight(p + "b_o", (h,), SH_REPL)
+    ln2_g = args.weight(p + "ln2_g", (h,), SH_REPL)
+    ln2_b = args.weight(p + "ln2_b", (h,), SH_REPL)
+    w_fc1 = args.weight(p + "w_fc1", (h, f // t), SH_COL_W)
+    b_fc1 = args.weight(p + "b_fc1", (f // t,), SH_COL_B)
+    w_fc2 = args.weight(p + "w_fc2", (f // t, h), SH_ROW_W)
+    b_fc2 = args.weight(p + "b_fc2", (h,), SH_REPL)
+
+    y = layer_norm(bld, x, ln1_g, ln1_b, cfg.eps, keepdim=True)
+    qkv = add_bias(bld, linear(bld, y, w_qkv, cfg), b_qkv)
+    l0, l1, _ = qkv.shape
+    q, k, v = (bld.extract_slice(qkv, [0, 0, j * hr], [l0, l1, hr], (l0, l1, hr)) for j in range(3))
+    a_r = cfg.a // t
+    att = attention_tp(bld, q, k, v, a_r, a_r, cfg, causal=True, use_rope=False)
+    x = residual_add(bld, x, row_parallel_out(bld, att, w_o, b_o, cfg))
+
+    y = layer_norm(bld, x, ln2_g, ln2_b, cfg.eps, keepdim=True)
+    m = gelu_tanh(bld, add_bias(bld, linear(bld, y, w_fc1, cfg), b_fc1))
+    return residual_add(bld, x, row_parallel_out(bld, m, w_fc2, b_fc2, cfg))
+
+
+def llama_layer(bld, args, x, i, cfg):
+    """One Llama layer (RMSNorm, GQA with RoPE, SwiGLU MLP, no biases)."""
+    h, t, d = cfg.h, cfg.t, cfg.d
+    a_r, kv_r = cfg.a // t, cfg.a_kv // t
+    fr = cfg.f // t
+    p = f"l{i}_"
+    g_attn = args.weight(p + "attn_norm_g", (h,), SH_REPL)
+    w_q = args.weight(p + "w_q", (h, a_r * d), SH_COL_W)
+    w_k = args.weight(p + "w_k", (h, kv_r * d), SH_COL_W)
+    w_v = args.weight(p + "w_v", (h, kv_r * d), SH_COL_W)
+    w_o = args.weight(p + "w_o", (a_r * d, h), SH_ROW_W)
+    g_mlp = args.weight(p + "mlp_norm_g", (h,), SH_REPL)
+    w_gate = args.weight(p + "w_gate", (h, fr), SH_COL_W)
+    w_up = args.weight(p + "w_up", (h, fr), SH_COL_W)
+    w_down = args.weight(p + "w_down", (fr, h), SH_ROW_W)
+
+    y = rms_norm(bld, x, g_attn, cfg.eps, keepdim=True)
+    q, k, v = linear(bld, y, w_q, cfg), linear(bld, y, w_k, cfg), linear(bld, y, w_v, cfg)
+    att = attention_tp(bld, q, k, v, a_r, kv_r, cfg, causal=True, use_rope=True)
+    x = residual_add(bld, x, row_parallel_out(bld, att, w_o, None, cfg))
+
+    y = rms_norm(bld, x, g_mlp, cfg.eps, keepdim=True)
+    m = swiglu(bld, linear(bld, y, w_gate, cfg), linear(bld, y, w_up, cfg))
+    return residual_add(bld, x, row_parallel_out(bld, m, w_down, None, cfg))
+
+
+def bert_layer(bld, args, x, i, cfg):
+    """One post-norm BERT layer (separate Q/K/V with biases, no mask, GELU MLP)."""
+    h, t, f = cfg.h, cfg.t, cfg.f
+    hr = h // t
+    p = f"l{i}_"
+    w = {}
+    for n in ("q", "k", "v"):
+        w["w_" + n] = args.weight(p + "w_" + n, (h, hr), SH_COL_W)
+        w["b_" + n] = args.weight(p + "b_" + n, (hr,), SH_COL_B)
+    w_o = args.weight(p + "w_o", (hr, h), SH_ROW_W)
+    b_o = args.weight(p + "b_o", (h,), SH_REPL)
+    ln1_g = args.weight(p + "ln1_g", (h,), SH_REPL)
+    ln1_b = args.weight(p + "ln1_b", (h,), SH_REPL)
+    w_fc1 = args.weight(p + "w_fc1", (h, f // t), SH_COL_W)
+    b_fc1 = args.weight(p + "b_fc1", (f // t,), SH_COL_B)
+    w_fc2 = args.weight(p + "w_fc2", (f // t, h), SH_ROW_W)
+    b_fc2 = args.weight(p + "b_fc2", (h,), SH_REPL)
+    ln2_g = args.weight(p + "ln2_g", (h,), SH_REPL)
+    ln2_b = args.weight(p + "ln2_b", (h,), SH_REPL)
+
+    q, k, v = (add_bias(bld, linear(bld, x, w["w_" + n], cfg), w["b_" + n]) for n in ("q", "k", "v"))
+    a_r = cfg.a // t
+    att = attention_tp(bld, q, k, v, a_r, a_r, cfg, causal=False, use_rope=False)
+    x = residual_add(bld, x, row_parallel_out(bld, att, w_o, b_o, cfg))
+    x = layer_norm(bld, x, ln1_g, ln1_b, cfg.eps, keepdim=True)
+
+    m = gelu_tanh(bld, add_bias(bld, linear(bld, x, w_fc1, cfg), b_fc1))
+    x = residual_add(bld, x, row_parallel_out(bld, m, w_fc2, b_fc2, cfg))
+    return layer_norm(bld, x, ln2_g, ln2_b, cfg.eps, keepdim=True)
+
+
+def build_tp(cfg):
+    """Returns (builder, func text) of the per-rank TP program."""
+    bld = Builder(cfg.elem)
+    args = ArgList(cfg.elem)
+    x = args.add("x", cfg.act_shape(cfg.h),
+                 f"{{seqpar.sharding = {SH_REPL}, seqpar.seq_dim = {cfg.seq_dim} : i64}}")
+    layer = {"gpt": gpt_layer, "llama": llama_layer, "bert": bert_layer}[cfg.model]
+    for i in range(cfg.layers):
+        x = layer(bld, args, x, i, cfg)
+    if cfg.model == "gpt":
+        g = args.weight("lnf_g", (cfg.h,), SH_REPL)
+        b = args.weight("lnf_b", (cfg.h,), SH_REPL)
+        x = layer_norm(bld, x, g, b, cfg.eps, keepdim=True)
+    elif cfg.model == "llama":
+        g = args.weight("norm_g", (cfg.h,), SH_REPL)
+        x = rms_norm(bld, x, g, cfg.eps, keepdim=True)
+    bld.emit(f"return {x.name} : {x.type}")
+    head = (f"  func.func @forward(\n      {args.signature()})\n"
+            f"      -> ({x.type} {{seqpar.sharding = {SH_REPL}}}) {{")
+    return bld, head
+
+
+# ---------------------------------------------------------------------------
+# The upstream (unsharded, shard-annotated) GPT form
+# ---------------------------------------------------------------------------
+
+
+class Annotator:
+    """Emits upstream shard.sharding / shard.shard annotations."""
+
+    def __init__(self, bld):
+        """Creates an annotator emitting into `bld`."""
+        self.bld = bld
+        self.shardings = {}
+
+    def sharding(self, split_axes):
+        """Returns a (deduplicated) !shard.sharding value for `split_axes` text."""
+        if split_axes not in self.shardings:
+            name = self.bld.fresh("sharding")
+            self.bld.emit(f"{name} = shard.sharding {GRID} split_axes = {split_axes} : !shard.sharding")
+            self.shardings[split_axes] = name
+        return self.shardings[split_axes]
+
+    def shard(self, v, split_axes, for_users=True):
+        """Annotates `v` (for its users, or as its own result) and returns the new value."""
+        s = self.sharding(split_axes)
+        r = Val(self.bld.fresh("sh"), v.shape, v.elem)
+        flag = " annotate_for_users" if for_users else ""
+        self.bld.emit(f"{r.name} = shard.shard {v.name} to {s}{flag} : {r.type}")
+        return r
+
+
+def up_attention(bld, y, w, cfg):
+    """Unsharded causal attention with explicit head dims (no reshapes).
+
+    q/k/v[b,s,a,d] = y[b,s,h] . W[h,a,d] + b[a,d]; scores[b,a,i,j];
+    o[b,i,a,d]; out[b,s,h] = o[b,s,a,d] . Wo[a,d,h] (a reduction over the split
+    head dim, which partitions into a partial sum + all_reduce).
+    """
+    b, s, a, d = cfg.b, cfg.s, cfg.a, cfg.d
+    proj = {}
+    for n in ("q", "k", "v"):
+        p = bld.contract(y, [0, 1, 4], w["w_" + n], [4, 2, 3], (b, s, a, d), 1, "proj")
+        proj[n] = add_bias(bld, p, w["b_" + n])
+    scores = bld.contract(proj["q"], [0, 2, 1, 4], proj["k"], [0, 3, 1, 4], (b, a, s, s), 1, "scores")
+    scores = causal_mask(bld, scale(bld, scores, 1.0 / math.sqrt(d)), 2, 3)
+    probs = softmax_last(bld, scores, keepdim=False)
+    o = bld.contract(probs, [0, 2, 1, 4], proj["v"], [0, 4, 2, 3], (b, s, a, d), 1, "pv")
+    return bld.contract(o, [0, 1, 3, 4], w["w_o"], [3, 4, 2], (b, s, cfg.h), 2, "oproj")
+
+
+def up_gpt_layer(bld, ann, args, x, i, cfg):
+    """One unsharded pre-norm GPT layer with Megatron TP annotations on weights."""
+    h, a, d, f = cfg.h, cfg.a, cfg.d, cfg.f
+    pre = f"l{i}_"
+    col3, col2, row = "[[], [0]]", "[[], [0]]", "[[0]]"
+    repl = "[[]]"
+
+    def arg(name, shape, split):
+        return ann.shard(args.add(pre + name, shape, ""), split)
+
+    ln1_g, ln1_b = arg("ln1_g", (h,), repl), arg("ln1_b", (h,), repl)
+    w = {}
+    for n in ("q", "k", "v"):
+        w["w_" + n] = arg("w_" + n, (h, a, d), col3)
+        w["b_" + n] = arg("b_" + n, (a, d), row)
+    w["w_o"] = arg("w_o", (a, d, h), row)
+    b_o = arg("b_o", (h,), repl)
+    ln2_g, ln2_b = arg("ln2_g", (h,), repl), arg("ln2_b", (h,), repl)
+    w_fc1, b_fc1 = arg("w_fc1", (h, f), col2), arg("b_fc1", (f,), row)
+    w_fc2, b_fc2 = arg("w_fc2", (f, h), row), arg("b_fc2", (h,), repl)
+
+    y = layer_norm(bld, x, ln1_g, ln1_b, cfg.eps, keepdim=False)
+    o = add_bias(bld, up_attention(bld, y, w, cfg), b_o)
+    if cfg.dropout:
+        o = dropout(bld, o, DROPOUT_P, cfg)
+    x = residual_add(bld, x, o)
+
+    y = layer_norm(bld, x, ln2_g, ln2_b, cfg.eps, keepdim=False)
+    m = gelu_tanh(bld, add_bias(bld, bld.contract(y, [0, 1, 3], w_fc1, [3, 2], (cfg.b, cfg.s, f), 1, "fc1"),
+                                b_fc1))
+    m = add_bias(bld, bld.contract(m, [0, 1, 3], w_fc2, [3, 2], (cfg.b, cfg.s, h), 1, "fc2"), b_fc2)
+    if cfg.dropout:
+        m = dropout(bld, m, DROPOUT_P, cfg)
+    return residual_add(bld, x, m)
+
+
+def build_upstream(cfg):
+    """Returns (builder, func header) of the unsharded, shard-annotated GPT."""
+    bld = Builder(cfg.elem)
+    ann = Annotator(bld)
+    args = ArgList(cfg.elem)
+    x = ann.shard(args.add("x", cfg.act_shape(cfg.h), ""), "[[]]")
+    for i in range(cfg.layers):
+        x = up_gpt_layer(bld, ann, args, x, i, cfg)
+    g = ann.shard(args.add("lnf_g", (cfg.h,), ""), "[[]]")
+    b = ann.shard(args.add("lnf_b", (cfg.h,), ""), "[[]]")
+    x = layer_norm(bld, x, g, b, cfg.eps, keepdim=False)
+    x = ann.shard(x, "[[]]", for_users=False)
+    bld.emit(f"return {x.name} : {x.type}")
+    sig = ",\n      ".join(f"{v.name}: {v.type}" for v, _ in args.args)
+    head = f"  func.func @forward(\n      {sig})\n      -> {x.type} {{"
+    return bld, head
+
+
+# ---------------------------------------------------------------------------
+# Driver
+# ---------------------------------------------------------------------------
+
+
+def render(cfg, command):
+    """Returns the whole MLIR module text for `cfg`."""
+    bld, head = build_tp(cfg) if cfg.form == "tp" else build_upstream(cfg)
+    out = [f"// {command}",
+           f"// model={cfg.model} form={cfg.form} layers={cfg.layers} b={cfg.b} s={cfg.s} h={cfg.h} "
+           f"a={cfg.a} a_kv={cfg.a_kv} ffn={cfg.f} tp={cfg.t} dtype={cfg.elem} layout={cfg.layout} "
+           f"flatten={int(cfg.flatten)} dropout={int(cfg.dropout)}"]
+    out += [f"{alias} = {text}" for text, alias in bld.maps.items()]
+    out.append("module {")
+    out.append(f'  shard.grid {GRID}(shape = {cfg.t}) {{sym_visibility = "private"}}')
+    out.append(head)
+    out += ["  " + line for line in bld.lines]
+    out.append("  }")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def default_ffn(model, h):
+    """Default MLP width: 4h (GPT/BERT) or Llama's 8h/3 rounded up to 256."""
+    if model == "llama":
+        return 256 * -(-int(8 * h / 3) // 256)
+    return 4 * h
+
+
+def parse_args(argv):
+    """Parses the command line into a Config (exits with a message if invalid)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--model", choices=["gpt", "llama", "bert"], default="gpt")
+    ap.add_argument("--layers", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=2)
+    ap.add_argument("--seq", type=int, default=16)
+    ap.add_argument("--hidden", type=int, default=64)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--kv-heads", type=int, default=None, help="KV heads (llama GQA; default: --heads)")
+    ap.add_argument("--ffn", type=int, default=None, help="MLP width (default 4h; llama 8h/3 rounded to 256)")
+    ap.add_argument("--tp", type=int, default=2, help="tensor-parallel size t (grid axis 0)")
+    ap.add_argument("--form", choices=["tp", "upstream"], default="tp")
+    ap.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
+    ap.add_argument("--layout", choices=["bsh", "sbh"], default=None,
+                    help="activation layout (default: sbh for llama, bsh otherwise)")
+    ap.add_argument("--flatten", action="store_true", help="collapse [b,s,h]->[b*s,h] around every linear")
+    ap.add_argument("--dropout", action="store_true", help=f"position-keyed dropout (p={DROPOUT_P})")
+    ap.add_argument("--seed", type=int, default=1234, help="dropout seed (sites get distinct streams)")
+    ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
+    ns = ap.parse_args(argv)
+
+    a_kv = ns.kv_heads if ns.kv_heads is not None else ns.heads
+    layout = ns.layout or ("sbh" if ns.model == "llama" else "bsh")
+    cfg = Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
+                 f=ns.ffn or default_ffn(ns.model, ns.hidden), t=ns.tp, form=ns.form, elem=ns.dtype,
+                 layout=layout, flatten=ns.flatten, dropout=ns.dropout, seed=ns.seed)
+    err = validate(cfg)
+    if err:
+        ap.error(err)
+    return cfg, ns.output
+
+
+def validate(cfg):
+    """Returns an error message if `cfg` cannot be emitted, else None."""
+    positive = {"layers": cfg.layers, "batch": cfg.b, "seq": cfg.s, "hidden": cfg.h, "heads": cfg.a,
+                "kv-heads": cfg.a_kv, "ffn": cfg.f, "tp": cfg.t}
+    for name, value in positive.items():
+        if value < 1:
+            return f"--{name} must be positive (got {value})"
+    if cfg.h % cfg.a:
+        return f"hidden {cfg.h} is not divisible by heads {cfg.a}"
+    if cfg.a_kv != cfg.a and cfg.model != "llama":
+        return "--kv-heads (GQA) is only supported for --model llama"
+    if cfg.a % cfg.a_kv:
+        return f"heads {cfg.a} is not divisible by kv-heads {cfg.a_kv}"
+    if cfg.form == "tp":
+        for name, value in (("heads", cfg.a), ("kv-heads", cfg.a_kv), ("ffn", cfg.f)):
+            if value % cfg.t:
+                return f"{name} {value} is not divisible by tp {cfg.t} (each rank holds {name}/tp)"
+    if cfg.model == "llama" and cfg.d % 2:
+        return f"head dim {cfg.d} must be even for RoPE"
+    if cfg.form == "upstream":
+        if cfg.model != "gpt":
+            return "--form upstream is only available for --model gpt"
+        if cfg.flatten or cfg.layout != "bsh":
+            return "--form upstream takes neither --flatten nor --layout sbh (upstream cannot partition reshapes)"
+        if cfg.a % cfg.t or cfg.f % cfg.t:
+            return f"heads {cfg.a} and ffn {cfg.f} must be divisible by tp {cfg.t}"
+    return None
+
+
+def command_line(argv):
+    """The regenerating command, with the script path relative to the repo root."""
+    script = os.path.abspath(sys.argv[0])
+    root = os.path.dirname(os.path.dirname(script))
+    rel = os.path.relpath(script, root) if os.path.basename(os.path.dirname(script)) == "bench" else sys.argv[0]
+    return shlex.join(["python3", rel] + list(argv))
+
+
+def main(argv=None):
+    """Entry point: parse arguments, render, write."""
+    argv = sys.argv[1:] if argv is None else argv
+    cfg, output = parse_args(argv)
+    text = render(cfg, command_line(argv))
+    if output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+//===- TokenWiseAnalysis.h - which ops can run on a sequence shard -*- C++ -*-===//
+//
+// Token-wise detection (SPEC section 3.1): an op is token-wise along the
+// sequence if computing it on a subset of tokens gives exactly that subset of
+// its result. Derived from the IR (indexing maps, reassociations, slice
+// bounds, elementwise traits), never from op names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_ANALYSIS_TOKENWISEANALYSIS_H
+#define SEQPAR_ANALYSIS_TOKENWISEANALYSIS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::seqpar {
+
+/// Where the sequence lives in a ranked tensor value.
+///
+/// The tensor dim `dim` holds `outer * seqLen * inner` elements (global,
+/// unsharded sizes): the sequence digit has stride `inner` within the dim.
+/// A plain [b, s, h] value has dim = 1, inner = 1; a value flattened as
+/// [b*s, h] has dim = 0, inner = 1 (outer = b); [s*b, h] has dim = 0,
+/// inner = b.
+struct SeqDim {
+  int64_t dim = -1;
+  int64_t inner = 1;
+  bool operator==(const SeqDim &other) const {
+    return dim == other.dim && inner == other.inner;
+  }
+};
+
+/// Classification of one op.
+struct TokenWiseInfo {
+  enum class Kind {
+    /// No operand carries the sequence: nothing to decide.
+    NoSequence,
+    /// Runs unchanged on any subset of tokens (see `seqLoop`, `operandDims`).
+    TokenWise,
+    /// Known semantics that mix tokens (reduces or reorders along s, reads
+    /// other tokens, slices the sequence).
+    NotTokenWise,
+    /// No rule for this op: nothing can be proven.
+    Unknown,
+  };
+  Kind kind = Kind::NoSequence;
+  /// Why the op is not token-wise (NotTokenWise, Unknown).
+  std::string reason;
+  /// For linalg ops: the loop that iterates over the sequence, else -1.
+  int64_t seqLoop = -1;
+  /// True when the op reads an element's position along the sequence
+  /// (`linalg.index` of the sequence loop, position-keyed dropout): it is
+  /// token-wise only once the rank's global token offset is added.
+  bool positionDependent = false;
+  /// Per operand: the operand dim indexed by the sequence (-1 when the
+  /// operand does not follow the sequence, e.g. a weight or a broadcast).
+  SmallVector<int64_t> operandDims;
+
+  bool isTokenWise() const { return kind == Kind::TokenWise; }
+};
+
+/// Propagates the sequence dim forward from the entry function's arguments
+/// through the top-level ops of its body and classifies each op.
+///
+/// Ops nested in other ops' regions (linalg bodies included) are not
+/// classified on their own; an op with regions other than a linalg body is
+/// Unknown when it consumes a sequence-carrying value.
+class TokenWiseAnalysis {
+public:
+  /// `argSeqDims[i]` is the sequence dim of argument i, or -1. All arguments
+  /// with a sequence dim must agree on its (static) length; `run` reports a
+  /// located error otherwise.
+  TokenWiseAnalysis(func::FuncOp func, ArrayRef<int64_t> argSeqDims);
+
+  /// Runs the analysis. Fails, after emitting an error on the function, when
+  /// the argument sequence dims are inconsistent or dynamic.
+  LogicalResult run();
+
+  /// Sequence dim of `value`, if it carries the sequence.
+  std::optional<SeqDim> getSeqDim(Value value) const;
+  /// Classification of a top-level op of the function body.
+  const TokenWiseInfo &getInfo(Operation *op) const;
+  /// Global sequence length (elements), or -1 when no argument carries one.
+  int64_t getSeqLen() const { return seqLen; }
+  /// Number of elements of dim `seqDim.dim` of `value` outside the sequence
+  /// digit and above it (`outer` in SeqDim's doc).
+  int64_t getOuter(Value value, SeqDim seqDim) const;
+
+private:
+  TokenWiseInfo classify(Operation *op);
+  void setSeqDim(Value value, SeqDim seqDim);
+
+  func::FuncOp func;
+  SmallVector<int64_t> argSeqDims;
+  int64_t seqLen = -1;
+  llvm::DenseMap<Value, SeqDim> seqDims;
+  llvm::DenseMap<Operation *, TokenWiseInfo> infos;
+  TokenWiseInfo noSequence;
+};
+
+/// Reads the sequence dim of each argument of `func`: the `seqpar.seq_dim`
+/// attribute wins; when no argument has one, `optionSeqDim` (if >= 0)
+/// applies to the first argument whose rank exceeds it.
+SmallVector<int64_t> getArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_ANALYSIS_TOKENWISEANALYSIS_H

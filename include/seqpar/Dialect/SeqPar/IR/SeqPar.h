@@ -1,0 +1,47 @@
+//===- SeqPar.h - seqpar dialect, attributes and ops ------------*- C++ -*-===//
+//
+// The seqpar dialect: per-rank sharding attribute, sequence-dim annotation and
+// position-keyed dropout. See SeqParDialect.td for the semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_DIALECT_SEQPAR_IR_SEQPAR_H
+#define SEQPAR_DIALECT_SEQPAR_IR_SEQPAR_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "seqpar/Dialect/SeqPar/IR/SeqParOpsDialect.h.inc"
+#include "seqpar/Dialect/SeqPar/IR/SeqParEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "seqpar/Dialect/SeqPar/IR/SeqParAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "seqpar/Dialect/SeqPar/IR/SeqParOps.h.inc"
+
+namespace mlir::seqpar {
+
+/// Returns the `seqpar.sharding` attribute of argument `argIndex` of `func`,
+/// or null when absent.
+ShardingAttr getArgSharding(FunctionOpInterface func, unsigned argIndex);
+/// Returns the `seqpar.sharding` attribute of result `resultIndex` of `func`,
+/// or null when absent.
+ShardingAttr getResultSharding(FunctionOpInterface func, unsigned resultIndex);
+
+/// Checks `sharding` against the grid it names (looked up from `from`) and
+/// the per-rank `type`. Reports through `emitError` and fails on violation.
+LogicalResult verifyShardingForValue(ShardingAttr sharding, Type type,
+                                     Operation *from,
+                                     function_ref<InFlightDiagnostic()> emitError);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_DIALECT_SEQPAR_IR_SEQPAR_H

@@ -1,0 +1,40 @@
+//===- SeqParDialect.td - seqpar dialect definition --------*- tablegen -*-===//
+
+#ifndef SEQPAR_DIALECT_TD
+#define SEQPAR_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def SeqPar_Dialect : Dialect {
+  let name = "seqpar";
+  let cppNamespace = "::mlir::seqpar";
+  let summary = "Sequence and context parallelism for transformer graphs";
+  let description = [{
+    The `seqpar` dialect carries what the upstream `shard` dialect lacks for
+    transformer sequence parallelism: the per-rank sharding attribute that
+    relates a per-rank value to its global tensor (`#seqpar.sharding`), the
+    sequence-dimension annotation of function arguments (`seqpar.seq_dim`),
+    and position-keyed dropout (`seqpar.dropout`). Collectives themselves are
+    upstream `shard` ops.
+
+    Function-argument and -result attributes understood by the dialect:
+
+    * `seqpar.sharding = #seqpar.sharding<...>`: how the per-rank value relates
+      to the global tensor. Verified against the grid and the argument type.
+    * `seqpar.seq_dim = N : i64` (arguments only): dimension N of the argument
+      is the sequence dimension. Wins over any pass option.
+  }];
+  let dependentDialects = ["::mlir::shard::ShardDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the per-rank sharding attribute on function arguments/results.
+    static constexpr llvm::StringLiteral kShardingAttrName = "seqpar.sharding";
+    /// Name of the sequence-dimension attribute on function arguments.
+    static constexpr llvm::StringLiteral kSeqDimAttrName = "seqpar.seq_dim";
+    void registerAttributes();
+  }];
+}
+
+#endif // SEQPAR_DIALECT_TD

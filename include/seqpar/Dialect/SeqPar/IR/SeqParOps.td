@@ -1,0 +1,69 @@
+//===- SeqParOps.td - seqpar operations --------------------*- tablegen -*-===//
+
+#ifndef SEQPAR_OPS_TD
+#define SEQPAR_OPS_TD
+
+include "seqpar/Dialect/SeqPar/IR/SeqParDialect.td"
+include "seqpar/Dialect/SeqPar/IR/SeqParAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+class SeqPar_Op<string mnemonic, list<Trait> traits = []>
+    : Op<SeqPar_Dialect, mnemonic, traits>;
+
+def SeqPar_DropoutOp : SeqPar_Op<"dropout", [
+    Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Dropout whose mask is keyed by global element position";
+  let description = [{
+    `result[i] = keep(i) ? input[i] / (1 - rate) : 0`, where `keep(i)` is a
+    counter-based (Philox-4x32-10) draw keyed by (`seed`, `site`, linear
+    index of element i in the *global* tensor of shape `global_shape`):
+    `keep(i) = u >= rate` with `u` the top 24 bits of the first output word
+    scaled to [0, 1). Because the key is the global linear index, a rank
+    holding a piece of the tensor draws exactly the mask the single-device
+    program draws for those elements (SPEC section 3.2), unlike Megatron's
+    per-rank RNG fork.
+
+    On a single device `offsets` is empty and `global_shape` is absent (the
+    input is the global tensor). On a shard, `offsets` gives the global
+    coordinates of the shard's first element, one index per dim, and
+    `global_shape` the global tensor's shape; the shard covers a
+    contiguous box of the global tensor.
+
+    Each dropout site in a program has its own `site` number, so two sites
+    never share a mask stream.
+
+    Constraints:
+    * `rate` is in [0, 1);
+    * the input has a static shape and a floating-point element type;
+    * `offsets` is empty or has one index per input dim;
+    * `global_shape`, when present, has one entry per dim, each at least the
+      local size; it requires `offsets`.
+
+    Example:
+    ```mlir
+    // Single device.
+    %y = seqpar.dropout %x seed %seed {rate = 0.1 : f64, site = 0 : i64}
+        : tensor<2x16x64xf32>
+    // Rank holding tokens [%off, %off + 8) of 16 (sequence-parallel, t = 2).
+    %y1 = seqpar.dropout %x1 seed %seed offsets(%c0, %off, %c0)
+        {rate = 0.1 : f64, site = 0 : i64, global_shape = array<i64: 2, 16, 64>}
+        : tensor<2x8x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$input,
+    I64:$seed,
+    Variadic<Index>:$offsets,
+    F64Attr:$rate,
+    I64Attr:$site,
+    OptionalAttr<DenseI64ArrayAttr>:$global_shape
+  );
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `seed` $seed (`offsets` `(` $offsets^ `)`)? attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // SEQPAR_OPS_TD

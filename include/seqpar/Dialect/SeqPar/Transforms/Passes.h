@@ -1,0 +1,57 @@
+//===- Passes.h - seqpar passes ---------------------------------*- C++ -*-===//
+
+#ifndef SEQPAR_DIALECT_SEQPAR_TRANSFORMS_PASSES_H
+#define SEQPAR_DIALECT_SEQPAR_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Shard/IR/ShardDialect.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::seqpar {
+
+#define GEN_PASS_DECL
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+
+/// Adds the pattern folding `all_reduce(sum)` + `all_slice` over the same
+/// grid axes into one `reduce_scatter`.
+void populateFoldReduceScatterPatterns(RewritePatternSet &patterns);
+
+/// Options of the `seqpar-sp-pipeline` named pipeline.
+struct SequenceParallelPipelineOptions
+    : public PassPipelineOptions<SequenceParallelPipelineOptions> {
+  PassOptions::Option<std::string> grid{*this, "grid",
+                                        llvm::cl::desc("Grid symbol")};
+  PassOptions::Option<int64_t> gridAxis{*this, "grid-axis",
+                                        llvm::cl::desc("TP grid axis"),
+                                        llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> seqDim{
+      *this, "seq-dim", llvm::cl::desc("Sequence dim of the first argument"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<bool> inputSharded{
+      *this, "input-sharded",
+      llvm::cl::desc("Take the input sequence-sharded"), llvm::cl::init(false)};
+  PassOptions::Option<bool> outputSharded{
+      *this, "output-sharded",
+      llvm::cl::desc("Leave the outputs sequence-sharded"),
+      llvm::cl::init(false)};
+};
+
+/// Builds the TP -> TP+SP pipeline: tosa to linalg/arith/tensor (so mixed
+/// tosa+linalg graphs are accepted), all_reduce+all_slice folding, the
+/// sequence-parallel rewrite, then canonicalize and CSE.
+void buildSequenceParallelPipeline(OpPassManager &pm,
+                                   const SequenceParallelPipelineOptions &opts);
+
+/// Registers every seqpar pass and the named pipelines (seqpar-opt, embedders).
+void registerSeqParPassesAndPipelines();
+
+#define GEN_PASS_REGISTRATION
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_DIALECT_SEQPAR_TRANSFORMS_PASSES_H

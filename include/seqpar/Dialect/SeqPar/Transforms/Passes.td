@@ -1,0 +1,123 @@
+//===- Passes.td - seqpar passes ---------------------------*- tablegen -*-===//
+
+#ifndef SEQPAR_TRANSFORMS_PASSES_TD
+#define SEQPAR_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite a tensor-parallel program into Megatron sequence parallelism";
+  let description = [{
+    Input: a per-rank tensor-parallel (TP) program in which every row-parallel
+    matmul is followed by `shard.all_reduce` (sum) over the TP grid axis.
+    Output: the same per-rank program with Megatron sequence parallelism
+    (Korthikanti et al. 2022, section 4.2.2): each such all-reduce becomes a
+    `shard.reduce_scatter` along the sequence dim, the token-wise ops after it
+    (bias, dropout, residual add, LayerNorm/RMSNorm, ...) run on s/t tokens,
+    and a `shard.all_gather` along the sequence is placed just before each
+    consumer that needs all tokens (a column-parallel matmul, the function's
+    return). Communication bytes are unchanged: one all-reduce (2N(t-1)/t
+    bytes sent per rank) becomes one reduce-scatter plus one all-gather
+    (N(t-1)/t each).
+
+    The sequence dim is read from the `seqpar.seq_dim` argument attribute
+    (which wins) or from the `seq-dim` option applied to the first argument,
+    and propagated through the graph by the token-wise analysis. Values
+    that are replicated and indexed by the sequence (the program's input, a
+    position table) are sliced locally, without communication, where they
+    meet the sharded residual stream. Position-dependent ops (`linalg.index`
+    on the sequence loop, `seqpar.dropout`) get the rank's global token
+    offset.
+
+    An all-reduce is left in place, with a remark naming the op and the
+    reason, when its token-wise region reaches an op the pass cannot prove
+    correct on a sequence shard, or when nothing token-wise follows it.
+
+    Before:
+    ```mlir
+    %p = linalg.matmul ins(%a, %w2 : ...) outs(%z : tensor<16x64xf32>) -> ...
+    %r = shard.all_reduce %p on @grid grid_axes = [0] : tensor<16x64xf32> -> tensor<16x64xf32>
+    %y = linalg.add ins(%r, %x : ...) outs(%e : tensor<16x64xf32>) -> ...
+    ```
+    After (t = 2):
+    ```mlir
+    %rs = shard.reduce_scatter %p on @grid grid_axes = [0] scatter_axis = 0
+        : tensor<16x64xf32> -> tensor<8x64xf32>
+    %xl = tensor.extract_slice %x[%off, 0] [8, 64] [1, 1] : ...
+    %y = linalg.add ins(%rs, %xl : ...) outs(%e : tensor<8x64xf32>) -> ...
+    %g = shard.all_gather %y on @grid grid_axes = [0] gather_axis = 0
+        : tensor<8x64xf32> -> tensor<16x64xf32>
+    ```
+  }];
+  let options = [
+    Option<"gridName", "grid", "std::string", /*default=*/"\"\"",
+           "Grid symbol (default: the module's only shard.grid)">,
+    Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"-1",
+           "TP grid axis (default: 0 when the grid has one axis)">,
+    Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
+           "Sequence dim of the first argument when no argument has a "
+           "seqpar.seq_dim attribute">,
+    Option<"inputSharded", "input-sharded", "bool", /*default=*/"false",
+           "Take sequence-carrying arguments already sequence-sharded "
+           "(changes their type and sharding attribute)">,
+    Option<"outputSharded", "output-sharded", "bool", /*default=*/"false",
+           "Leave sequence-carrying results sequence-sharded instead of "
+           "gathering them back">
+  ];
+  let statistics = [
+    Statistic<"numAllReducesBefore", "all-reduces-before",
+              "TP all-reduces along the sequence path before the rewrite">,
+    Statistic<"numReduceScatters", "reduce-scatters", "Reduce-scatters emitted">,
+    Statistic<"numAllGathers", "all-gathers", "All-gathers emitted">,
+    Statistic<"numKeptAllReduces", "kept-all-reduces",
+              "All-reduces left in place (see remarks)">,
+    Statistic<"bytesBefore", "bytes-before",
+              "Bytes sent per rank by the rewritten collectives before (SPEC 5)">,
+    Statistic<"bytesAfter", "bytes-after",
+              "Bytes sent per rank by their replacements after (SPEC 5)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def FoldReduceScatter : Pass<"seqpar-fold-reduce-scatter"> {
+  let summary = "Fold all_reduce followed by all_slice into reduce_scatter";
+  let description = [{
+    Upstream `shard-partition` never emits `reduce_scatter`: an output
+    sharded along a dim after a partial-sum matmul becomes `all_reduce` then
+    `all_slice`. When the all-reduce is a sum over the same grid axes as the
+    slice, and the slice is its only user, the pair is one `reduce_scatter`
+    (N(t-1)/t bytes sent per rank instead of 2N(t-1)/t).
+
+    Before:
+    ```mlir
+    %r = shard.all_reduce %p on @grid grid_axes = [0] : tensor<16x64xf32> -> tensor<16x64xf32>
+    %s = shard.all_slice %r on @grid grid_axes = [0] slice_axis = 0 : tensor<16x64xf32> -> tensor<8x64xf32>
+    ```
+    After:
+    ```mlir
+    %s = shard.reduce_scatter %p on @grid grid_axes = [0] scatter_axis = 0 : tensor<16x64xf32> -> tensor<8x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::shard::ShardDialect"];
+}
+
+def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
+  let summary = "Report the token-wise analysis as remarks (for tests)";
+  let description = [{
+    Runs the token-wise analysis (SPEC section 3.1) on each function and emits
+    one remark per op with a tensor result: `token-wise along dim D` (with
+    `position-dependent` when it reads positions along the sequence loop),
+    or `not token-wise: <reason>`, or `no sequence dim`.
+  }];
+  let options = [
+    Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
+           "Sequence dim of the first argument when no argument has a "
+           "seqpar.seq_dim attribute">
+  ];
+}
+
+#endif // SEQPAR_TRANSFORMS_PASSES_TD

@@ -1,0 +1,400 @@
+//===- TokenWiseAnalysis.cpp - which ops can run on a sequence shard ------===//
+
+#include "seqpar/Analysis/TokenWiseAnalysis.h"
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+using Kind = TokenWiseInfo::Kind;
+
+SmallVector<int64_t> mlir::seqpar::getArgSeqDims(func::FuncOp func,
+                                                 int64_t optionSeqDim) {
+  SmallVector<int64_t> dims(func.getNumArguments(), -1);
+  bool anyAttr = false;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    if (auto attr = func.getArgAttrOfType<IntegerAttr>(
+            i, SeqParDialect::kSeqDimAttrName)) {
+      dims[i] = attr.getInt();
+      anyAttr = true;
+    }
+  }
+  if (anyAttr || optionSeqDim < 0)
+    return dims;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto type = dyn_cast<RankedTensorType>(func.getArgument(i).getType());
+    if (type && type.getRank() > optionSeqDim) {
+      dims[i] = optionSeqDim;
+      break;
+    }
+  }
+  return dims;
+}
+
+TokenWiseAnalysis::TokenWiseAnalysis(func::FuncOp func,
+                                     ArrayRef<int64_t> argSeqDims)
+    : func(func), argSeqDims(argSeqDims) {}
+
+std::optional<SeqDim> TokenWiseAnalysis::getSeqDim(Value value) const {
+  auto it = seqDims.find(value);
+  if (it == seqDims.end())
+    return std::nullopt;
+  return it->second;
+}
+
+const TokenWiseInfo &TokenWiseAnalysis::getInfo(Operation *op) const {
+  auto it = infos.find(op);
+  return it == infos.end() ? noSequence : it->second;
+}
+
+int64_t TokenWiseAnalysis::getOuter(Value value, SeqDim seqDim) const {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getDimSize(seqDim.dim) / (seqLen * seqDim.inner);
+}
+
+void TokenWiseAnalysis::setSeqDim(Value value, SeqDim seqDim) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  // Only static dims that really hold the whole sequence digit qualify.
+  if (!type || seqDim.dim < 0 || seqDim.inner <= 0 ||
+      seqDim.dim >= type.getRank() ||
+      type.isDynamicDim(seqDim.dim) ||
+      type.getDimSize(seqDim.dim) % (seqLen * seqDim.inner) != 0)
+    return;
+  seqDims[value] = seqDim;
+}
+
+LogicalResult TokenWiseAnalysis::run() {
+  for (auto [index, dim] : llvm::enumerate(argSeqDims)) {
+    if (dim < 0)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(func.getArgument(index).getType());
+    if (!type || dim >= type.getRank())
+      return func.emitError() << "sequence dim " << dim << " of argument #"
+                              << index << " is out of range for "
+                              << func.getArgument(index).getType();
+    if (type.isDynamicDim(dim))
+      return func.emitError()
+             << "argument #" << index << " has a dynamic sequence length ("
+             << type << ", dim " << dim
+             << "); sequence parallelism needs a static length";
+    int64_t length = type.getDimSize(dim);
+    if (seqLen >= 0 && seqLen != length)
+      return func.emitError()
+             << "arguments disagree on the sequence length: " << seqLen
+             << " and " << length << " (argument #" << index << ")";
+    seqLen = length;
+  }
+  if (seqLen < 0 || func.getBody().empty())
+    return success();
+  for (auto [index, dim] : llvm::enumerate(argSeqDims))
+    if (dim >= 0)
+      seqDims[func.getArgument(index)] = SeqDim{dim, 1};
+  for (Operation &op : func.getBody().front()) {
+    TokenWiseInfo info = classify(&op);
+    if (info.kind != Kind::NoSequence)
+      infos[&op] = std::move(info);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Per-op rules
+//===----------------------------------------------------------------------===//
+
+static TokenWiseInfo notTokenWise(Kind kind, const Twine &reason) {
+  TokenWiseInfo info;
+  info.kind = kind;
+  info.reason = reason.str();
+  return info;
+}
+
+/// Linalg ops: the sequence dim of every sequence-carrying operand must be
+/// indexed by the same parallel loop L, through a plain `dL` result of its
+/// map; no map may use L inside a compound expression. Results keep the
+/// sequence where their init map puts L.
+static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
+                                    const TokenWiseAnalysis &analysis,
+                                    SmallVectorImpl<SeqDim> &resultDims) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  TokenWiseInfo info;
+  info.kind = Kind::TokenWise;
+  std::optional<SeqDim> loopSeq;
+  std::string mixReason;
+  for (OpOperand &operand : op->getOpOperands()) {
+    std::optional<SeqDim> seq = analysis.getSeqDim(operand.get());
+    if (!seq)
+      continue;
+    AffineMap map = maps[operand.getOperandNumber()];
+    auto dimExpr = dyn_cast<AffineDimExpr>(map.getResult(seq->dim));
+    if (!dimExpr) {
+      if (mixReason.empty())
+        mixReason = "operand #" + std::to_string(operand.getOperandNumber()) +
+                    " indexes the sequence with a compound expression";
+      continue;
+    }
+    int64_t loop = dimExpr.getPosition();
+    if (info.seqLoop < 0) {
+      info.seqLoop = loop;
+      loopSeq = seq;
+    } else if (loop != info.seqLoop || !(*seq == *loopSeq)) {
+      if (mixReason.empty())
+        mixReason = "operand #" + std::to_string(operand.getOperandNumber()) +
+                    " reads other tokens (its sequence dim follows loop d" +
+                    std::to_string(loop) + ", not d" +
+                    std::to_string(info.seqLoop) + ")";
+    }
+  }
+  if (info.seqLoop < 0)
+    return notTokenWise(Kind::NotTokenWise, mixReason);
+
+  // Where each operand places loop L, and whether L is used in a compound
+  // expression anywhere.
+  for (auto [index, map] : llvm::enumerate(maps)) {
+    int64_t position = -1;
+    for (auto [resultIndex, expr] : llvm::enumerate(map.getResults())) {
+      if (auto dimExpr = dyn_cast<AffineDimExpr>(expr)) {
+        if (dimExpr.getPosition() == info.seqLoop) {
+          if (position >= 0 && mixReason.empty())
+            mixReason = "operand #" + std::to_string(index) +
+                        " indexes the sequence loop twice";
+          position = resultIndex;
+        }
+      } else if (expr.isFunctionOfDim(info.seqLoop) && mixReason.empty()) {
+        mixReason = "operand #" + std::to_string(index) +
+                    " indexes the sequence loop with a compound expression";
+      }
+    }
+    info.operandDims.push_back(position);
+  }
+  // Results follow the sequence where their init indexes L (also for ops
+  // that are not token-wise, so the sequence reaches the all-reduces after
+  // attention).
+  bool parallel = iterators[info.seqLoop] == utils::IteratorType::parallel;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    int64_t position = info.operandDims[init.getOperandNumber()];
+    resultDims.push_back(parallel && position >= 0
+                             ? SeqDim{position, loopSeq->inner}
+                             : SeqDim{});
+    if (position < 0 && mixReason.empty())
+      mixReason = "result #" + std::to_string(resultDims.size() - 1) +
+                  " does not keep the sequence dim";
+  }
+  if (!parallel)
+    return notTokenWise(Kind::NotTokenWise, "reduces over the sequence (loop d" +
+                                                Twine(info.seqLoop) + ")");
+  if (!mixReason.empty())
+    return notTokenWise(Kind::NotTokenWise, mixReason);
+  op.getBlock()->walk([&](linalg::IndexOp index) {
+    if (static_cast<int64_t>(index.getDim()) == info.seqLoop)
+      info.positionDependent = true;
+  });
+  if (!isMemoryEffectFree(op))
+    return notTokenWise(Kind::Unknown, "has memory effects");
+  return info;
+}
+
+/// Maps the sequence digit (stride `inner`, extent `seqLen`) of a dim of
+/// size `size` onto the dims `sizes` it is expanded into. Returns the
+/// expanded dim (relative to the group) and its new inner stride.
+static std::optional<std::pair<int64_t, int64_t>>
+findSeqInExpansion(ArrayRef<int64_t> sizes, int64_t inner, int64_t seqLen) {
+  int64_t stride = 1;
+  for (int64_t j = static_cast<int64_t>(sizes.size()) - 1; j >= 0; --j) {
+    if (ShapedType::isDynamic(sizes[j]))
+      return std::nullopt;
+    if (inner % stride == 0 && (stride * sizes[j]) % (seqLen * inner) == 0)
+      return std::make_pair(j, inner / stride);
+    stride *= sizes[j];
+  }
+  return std::nullopt;
+}
+
+TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
+  // Collect which operands carry the sequence.
+  bool anySeq = false;
+  for (Value operand : op->getOperands())
+    anySeq |= seqDims.count(operand) > 0;
+  bool capturesSeq = false;
+  if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op)) {
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        capturesSeq |= seqDims.count(operand) > 0 &&
+                       !op->isAncestor(operand.getParentBlock()->getParentOp());
+    });
+  }
+  if (!anySeq && !capturesSeq)
+    return noSequence;
+  if (capturesSeq)
+    return notTokenWise(Kind::Unknown,
+                        "has regions that use a sequence-carrying value");
+
+  auto operandSeq = [&](unsigned index) { return getSeqDim(op->getOperand(index)); };
+
+  // Linalg (named and generic).
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    SmallVector<SeqDim> resultDims;
+    TokenWiseInfo info = classifyLinalg(linalgOp, *this, resultDims);
+    for (auto [result, seq] : llvm::zip(op->getResults(), resultDims))
+      if (seq.dim >= 0)
+        setSeqDim(result, seq);
+    return info;
+  }
+
+  TokenWiseInfo info;
+  info.kind = Kind::TokenWise;
+  info.operandDims.assign(op->getNumOperands(), -1);
+
+  // Elementwise ops on tensors (arith, math) and tosa's broadcasting
+  // elementwise ops: every ranked operand of the result's rank lines up dim
+  // for dim; a size-1 dim broadcasts.
+  bool elementwise = op->hasTrait<OpTrait::Elementwise>() ||
+                     op->hasTrait<OpTrait::ResultsBroadcastableShape>();
+  if (elementwise && op->getNumResults() == 1) {
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    std::optional<SeqDim> seq;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i)
+      if ((seq = operandSeq(i)))
+        break;
+    if (!resultType || !seq || !isMemoryEffectFree(op))
+      return notTokenWise(Kind::Unknown, "elementwise op not on tensors");
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      auto type = dyn_cast<RankedTensorType>(op->getOperand(i).getType());
+      if (!type)
+        continue;
+      if (type.getRank() != resultType.getRank())
+        return notTokenWise(Kind::Unknown,
+                            "operand #" + Twine(i) + " has another rank");
+      std::optional<SeqDim> other = operandSeq(i);
+      if (other && !(*other == *seq))
+        return notTokenWise(Kind::NotTokenWise,
+                            "operand #" + Twine(i) +
+                                " carries the sequence in another dim");
+      if (type.getDimSize(seq->dim) == resultType.getDimSize(seq->dim))
+        info.operandDims[i] = seq->dim;
+      else if (type.getDimSize(seq->dim) != 1)
+        return notTokenWise(Kind::Unknown,
+                            "operand #" + Twine(i) + " has a mismatched shape");
+    }
+    setSeqDim(op->getResult(0), *seq);
+    return info;
+  }
+
+  return TypeSwitch<Operation *, TokenWiseInfo>(op)
+      .Case<tensor::CollapseShapeOp>([&](tensor::CollapseShapeOp collapse) {
+        SeqDim seq = *operandSeq(0);
+        auto srcType = collapse.getSrcType();
+        for (auto [group, dims] :
+             llvm::enumerate(collapse.getReassociationIndices())) {
+          if (!llvm::is_contained(dims, seq.dim))
+            continue;
+          int64_t inner = seq.inner;
+          for (int64_t d : dims)
+            if (d > seq.dim)
+              inner *= srcType.getDimSize(d);
+          info.operandDims[0] = seq.dim;
+          setSeqDim(collapse.getResult(), SeqDim{(int64_t)group, inner});
+        }
+        return info;
+      })
+      .Case<tensor::ExpandShapeOp>([&](tensor::ExpandShapeOp expand) {
+        SeqDim seq = *operandSeq(0);
+        auto resultType = expand.getResultType();
+        ReassociationIndices dims =
+            expand.getReassociationIndices()[seq.dim];
+        SmallVector<int64_t> sizes;
+        for (int64_t d : dims)
+          sizes.push_back(resultType.getDimSize(d));
+        auto found = findSeqInExpansion(sizes, seq.inner, seqLen);
+        if (!found)
+          return notTokenWise(Kind::NotTokenWise,
+                              "splits the sequence across several dims");
+        info.operandDims[0] = seq.dim;
+        setSeqDim(expand.getResult(),
+                  SeqDim{dims[found->first], found->second});
+        return info;
+      })
+      .Case<tensor::ExtractSliceOp>([&](tensor::ExtractSliceOp slice) {
+        if (!operandSeq(0))
+          return notTokenWise(Kind::Unknown, "sequence in a slice index");
+        SeqDim seq = *operandSeq(0);
+        auto srcType = slice.getSourceType();
+        std::optional<int64_t> offset =
+            getConstantIntValue(slice.getMixedOffsets()[seq.dim]);
+        std::optional<int64_t> size =
+            getConstantIntValue(slice.getMixedSizes()[seq.dim]);
+        std::optional<int64_t> stride =
+            getConstantIntValue(slice.getMixedStrides()[seq.dim]);
+        if (offset != 0 || stride != 1 || size != srcType.getDimSize(seq.dim))
+          return notTokenWise(Kind::NotTokenWise,
+                              "slices the sequence dim " + Twine(seq.dim));
+        llvm::SmallBitVector dropped = slice.getDroppedDims();
+        int64_t resultDim = 0;
+        for (int64_t d = 0; d < seq.dim; ++d)
+          resultDim += dropped.test(d) ? 0 : 1;
+        info.operandDims[0] = seq.dim;
+        setSeqDim(slice.getResult(), SeqDim{resultDim, seq.inner});
+        return info;
+      })
+      .Case<tensor::ConcatOp>([&](tensor::ConcatOp concat) {
+        std::optional<SeqDim> seq;
+        for (unsigned i = 0; i < op->getNumOperands() && !seq; ++i)
+          seq = operandSeq(i);
+        if (static_cast<int64_t>(concat.getDim()) == seq->dim)
+          return notTokenWise(Kind::NotTokenWise,
+                              "concatenates along the sequence dim");
+        for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+          std::optional<SeqDim> other = operandSeq(i);
+          if (other && !(*other == *seq))
+            return notTokenWise(Kind::NotTokenWise,
+                                "operand #" + Twine(i) +
+                                    " carries the sequence in another dim");
+          info.operandDims[i] = seq->dim;
+        }
+        setSeqDim(concat.getResult(), *seq);
+        return info;
+      })
+      .Case<linalg::SoftmaxOp>([&](linalg::SoftmaxOp softmax) {
+        if (!operandSeq(0))
+          return notTokenWise(Kind::Unknown, "sequence only in the init");
+        SeqDim seq = *operandSeq(0);
+        setSeqDim(softmax.getResult()[0], seq);
+        if (static_cast<int64_t>(softmax.getDimension()) == seq.dim)
+          return notTokenWise(Kind::NotTokenWise,
+                              "normalises along the sequence dim");
+        info.operandDims[0] = seq.dim;
+        info.operandDims[1] = seq.dim;
+        return info;
+      })
+      .Case<DropoutOp>([&](DropoutOp dropout) {
+        if (!operandSeq(0))
+          return notTokenWise(Kind::Unknown, "sequence in an offset");
+        info.operandDims[0] = operandSeq(0)->dim;
+        info.positionDependent = true;
+        setSeqDim(dropout.getResult(), *operandSeq(0));
+        return info;
+      })
+      .Case<shard::AllReduceOp>([&](shard::AllReduceOp reduce) {
+        // Elementwise across ranks: keeps the shape and the sequence.
+        info.operandDims[0] = operandSeq(0)->dim;
+        setSeqDim(reduce.getResult(), *operandSeq(0));
+        return info;
+      })
+      .Default([&](Operation *other) {
+        return notTokenWise(Kind::Unknown, "no token-wise rule for '" +
+                                               other->getName().getStringRef() +
+                                               "'");
+      });
+}

@@ -1,0 +1,72 @@
+//===- SeqParDialect.cpp - seqpar dialect ---------------------------------===//
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+#include "seqpar/Dialect/SeqPar/IR/SeqParOpsDialect.cpp.inc"
+
+void SeqParDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "seqpar/Dialect/SeqPar/IR/SeqParOps.cpp.inc"
+      >();
+}
+
+/// Verifies a `seqpar.*` attribute attached to a function argument or result
+/// of type `type`. `isArg` enables the argument-only attributes.
+static LogicalResult verifyFunctionAttr(Operation *op, NamedAttribute attr,
+                                        Type type, bool isArg,
+                                        StringRef where) {
+  auto emit = [&]() {
+    return op->emitOpError() << where << " attribute '" << attr.getName()
+                             << "': ";
+  };
+  if (attr.getName() == SeqParDialect::kShardingAttrName) {
+    auto sharding = dyn_cast<ShardingAttr>(attr.getValue());
+    if (!sharding)
+      return emit() << "expected a #seqpar.sharding attribute";
+    return verifyShardingForValue(sharding, type, op, emit);
+  }
+  if (isArg && attr.getName() == SeqParDialect::kSeqDimAttrName) {
+    auto dim = dyn_cast<IntegerAttr>(attr.getValue());
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!dim || !tensor)
+      return emit() << "expected an integer on a ranked tensor argument";
+    if (dim.getInt() < 0 || dim.getInt() >= tensor.getRank())
+      return emit() << "sequence dim " << dim.getInt()
+                    << " is out of range for " << type;
+    return success();
+  }
+  return emit() << "unknown seqpar attribute";
+}
+
+LogicalResult SeqParDialect::verifyRegionArgAttribute(Operation *op,
+                                                      unsigned regionIndex,
+                                                      unsigned argIndex,
+                                                      NamedAttribute attr) {
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty() || argIndex >= region.getNumArguments())
+    return op->emitOpError() << "seqpar attribute on a missing argument";
+  Type type = region.getArgument(argIndex).getType();
+  return verifyFunctionAttr(op, attr, type, /*isArg=*/true,
+                            ("argument #" + Twine(argIndex)).str());
+}
+
+LogicalResult SeqParDialect::verifyRegionResultAttribute(Operation *op,
+                                                         unsigned regionIndex,
+                                                         unsigned resultIndex,
+                                                         NamedAttribute attr) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func || resultIndex >= func.getResultTypes().size())
+    return op->emitOpError() << "seqpar attribute on a missing result";
+  return verifyFunctionAttr(op, attr, func.getResultTypes()[resultIndex],
+                            /*isArg=*/false,
+                            ("result #" + Twine(resultIndex)).str());
+}

@@ -1,0 +1,42 @@
+//===- Pipelines.cpp - seqpar named pipelines -----------------------------===//
+
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+void mlir::seqpar::buildSequenceParallelPipeline(
+    OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+  // Graphs from other frontends mix tosa and linalg: bring tosa down to
+  // linalg/arith/tensor first so one analysis sees one form.
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(tosa::createTosaToLinalgNamed());
+  fpm.addPass(tosa::createTosaToLinalg());
+  fpm.addPass(createTosaToArithPass());
+  fpm.addPass(createTosaToTensorPass());
+  pm.addPass(createFoldReduceScatter());
+  SequenceParallelOptions sp;
+  sp.gridName = opts.grid;
+  sp.gridAxis = opts.gridAxis;
+  sp.seqDim = opts.seqDim;
+  sp.inputSharded = opts.inputSharded;
+  sp.outputSharded = opts.outputSharded;
+  pm.nest<func::FuncOp>().addPass(createSequenceParallel(sp));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::seqpar::registerSeqParPassesAndPipelines() {
+  registerSeqParPasses();
+  PassPipelineRegistration<SequenceParallelPipelineOptions>(
+      "seqpar-sp-pipeline",
+      "TP per-rank program (linalg and/or tosa) to TP+SP per-rank program",
+      buildSequenceParallelPipeline);
+}

@@ -1,0 +1,617 @@
+//===- SequenceParallel.cpp - TP program -> Megatron TP+SP program --------===//
+//
+// Plan: every sum all-reduce over the TP axis whose result carries the
+// sequence is a root. The token-wise ops that consume roots (transitively)
+// and have no TP-sharded operand form sequence-sharded regions; regions that
+// share an op are one component. A component is kept (its all-reduces stay)
+// when it reaches an op without a token-wise rule, or when it has no token-
+// wise op at all. Rewrite: root -> reduce_scatter; region ops on s/t tokens
+// (replicated sequence-indexed operands sliced locally, positions offset);
+// all_gather before each use outside the region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SequenceShardBuilder.h"
+
+#include "seqpar/Analysis/TokenWiseAnalysis.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_SEQUENCEPARALLEL
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// What the planner decided for one op that consumes a sharded value.
+enum class Placement { Region, NeedsAllTokens, Unprovable };
+
+/// One connected set of sequence-sharded ops.
+struct Component {
+  SmallVector<shard::AllReduceOp> roots;
+  SmallVector<BlockArgument> args;
+  unsigned numRegionOps = 0;
+  Operation *blocker = nullptr;
+  std::string blockerReason;
+  Operation *firstBoundary = nullptr;
+};
+
+class SequenceParallelPlan {
+public:
+  SequenceParallelPlan(func::FuncOp func, TokenWiseAnalysis &analysis,
+                       FlatSymbolRefAttr grid, int16_t axis, bool inputSharded)
+      : func(func), analysis(analysis), grid(grid), axis(axis),
+        inputSharded(inputSharded) {}
+
+  void build();
+
+  func::FuncOp func;
+  TokenWiseAnalysis &analysis;
+  FlatSymbolRefAttr grid;
+  int16_t axis;
+  bool inputSharded;
+
+  /// Values whose per-rank form depends on the TP rank.
+  DenseSet<Value> tpLocal;
+  /// Roots and sharded arguments, by component id before merging.
+  SmallVector<Component> components;
+  llvm::EquivalenceClasses<unsigned> merged;
+  /// Sharded value -> component id.
+  llvm::MapVector<Value, unsigned> shardedValues;
+  /// Region op -> component id.
+  llvm::MapVector<Operation *, unsigned> regionOps;
+  /// All candidate roots, including those without a sequence dim.
+  SmallVector<shard::AllReduceOp> allRoots;
+
+  bool isRoot(shard::AllReduceOp op) const;
+  unsigned leader(unsigned id) const { return merged.getLeaderValue(id); }
+
+private:
+  void computeTpLocal();
+  Placement place(Operation *op, std::string &reason) const;
+  void finalize();
+};
+
+bool SequenceParallelPlan::isRoot(shard::AllReduceOp op) const {
+  return op.getGrid() == grid.getValue() &&
+         op.getGridAxes() == ArrayRef<int16_t>{axis} &&
+         op.getReduction() == shard::ReductionKind::Sum &&
+         isa<RankedTensorType>(op.getInput().getType()) &&
+         op.getInput().getType() == op.getResult().getType();
+}
+
+void SequenceParallelPlan::computeTpLocal() {
+  for (BlockArgument arg : func.getArguments()) {
+    ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+    if (sharding && sharding.usesAxis(axis))
+      tpLocal.insert(arg);
+  }
+  for (Operation &op : func.getBody().front()) {
+    bool local = isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp>(
+        op);
+    for (Value operand : op.getOperands())
+      local |= tpLocal.contains(operand);
+    visitUsedValuesDefinedAbove(op.getRegions(), [&](OpOperand *use) {
+      local |= tpLocal.contains(use->get());
+    });
+    // Collectives over the TP axis make their result the same on every rank.
+    if (auto reduce = dyn_cast<shard::AllReduceOp>(op))
+      local &= !llvm::is_contained(reduce.getGridAxes(), axis);
+    if (auto gather = dyn_cast<shard::AllGatherOp>(op))
+      local &= !llvm::is_contained(gather.getGridAxes(), axis);
+    if (local)
+      for (Value result : op.getResults())
+        tpLocal.insert(result);
+  }
+}
+
+/// Decides whether `op`, which uses a sharded value, runs on the shard.
+Placement SequenceParallelPlan::place(Operation *op,
+                                      std::string &reason) const {
+  if (isa<func::ReturnOp>(op) || op->getDialect() ==
+                                     op->getContext()->getLoadedDialect(
+                                         shard::ShardDialect::getDialectNamespace()))
+    return Placement::NeedsAllTokens;
+  const TokenWiseInfo &info = analysis.getInfo(op);
+  if (info.kind == TokenWiseInfo::Kind::Unknown) {
+    reason = info.reason;
+    return Placement::Unprovable;
+  }
+  if (!isMemoryEffectFree(op)) {
+    reason = "has memory effects";
+    return Placement::Unprovable;
+  }
+  if (!info.isTokenWise())
+    return Placement::NeedsAllTokens;
+  for (Value operand : op->getOperands())
+    if (tpLocal.contains(operand))
+      return Placement::NeedsAllTokens;
+  bool capturesLocal = false;
+  visitUsedValuesDefinedAbove(op->getRegions(), [&](OpOperand *use) {
+    capturesLocal |= tpLocal.contains(use->get());
+  });
+  if (capturesLocal)
+    return Placement::NeedsAllTokens;
+  // Every result must have a static shape and keep the sequence.
+  for (Value result : op->getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || !analysis.getSeqDim(result))
+      return Placement::NeedsAllTokens;
+  }
+  // Sequence-indexed operands that are not sharded are sliced locally.
+  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+    auto type = dyn_cast<RankedTensorType>(op->getOperand(index).getType());
+    if (dim >= 0 && (!type || type.isDynamicDim(dim)))
+      return Placement::NeedsAllTokens;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    if (!expand.getOutputShape().empty())
+      return Placement::NeedsAllTokens;
+  if (auto dropout = dyn_cast<DropoutOp>(op)) {
+    SeqDim seq = *analysis.getSeqDim(dropout.getInput());
+    if (analysis.getOuter(dropout.getInput(), seq) != 1) {
+      reason = "is a dropout whose sequence is flattened into a larger dim; "
+               "a shard is not a box of the global tensor, so its mask "
+               "cannot be keyed by position";
+      return Placement::Unprovable;
+    }
+  }
+  return Placement::Region;
+}
+
+void SequenceParallelPlan::build() {
+  computeTpLocal();
+  auto newComponent = [&](Value value) {
+    unsigned id = components.size();
+    components.emplace_back();
+    merged.insert(id);
+    shardedValues[value] = id;
+    return id;
+  };
+  if (inputSharded) {
+    for (BlockArgument arg : func.getArguments()) {
+      std::optional<SeqDim> seq = analysis.getSeqDim(arg);
+      if (seq && !tpLocal.contains(arg))
+        components[newComponent(arg)].args.push_back(arg);
+    }
+  }
+  for (Operation &op : func.getBody().front()) {
+    if (auto reduce = dyn_cast<shard::AllReduceOp>(op); reduce && isRoot(reduce)) {
+      allRoots.push_back(reduce);
+      auto type = cast<RankedTensorType>(reduce.getType());
+      if (analysis.getSeqDim(reduce.getResult()) && type.hasStaticShape())
+        components[newComponent(reduce.getResult())].roots.push_back(reduce);
+      continue;
+    }
+    SmallVector<unsigned> ids;
+    for (Value operand : op.getOperands()) {
+      auto it = shardedValues.find(operand);
+      if (it != shardedValues.end())
+        ids.push_back(it->second);
+    }
+    std::string reason;
+    if (ids.empty() || place(&op, reason) != Placement::Region)
+      continue;
+    for (unsigned id : ids)
+      merged.unionSets(ids.front(), id);
+    regionOps[&op] = ids.front();
+    for (Value result : op.getResults())
+      shardedValues[result] = ids.front();
+  }
+  finalize();
+}
+
+/// Finds, for each component, the first use outside the region and any use
+/// by an op nothing can be proven about; blocked and empty components are
+/// dropped from the plan.
+void SequenceParallelPlan::finalize() {
+  Block &body = func.getBody().front();
+  for (auto &[value, id] : shardedValues) {
+    Component &component = components[leader(id)];
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = body.findAncestorOpInBlock(*use.getOwner());
+      if (user == use.getOwner() && regionOps.count(user))
+        continue;
+      std::string reason;
+      if (user != use.getOwner()) {
+        reason = "uses it inside a region";
+      } else if (place(user, reason) != Placement::Unprovable) {
+        if (!component.firstBoundary ||
+            user->isBeforeInBlock(component.firstBoundary))
+          component.firstBoundary = user;
+        continue;
+      }
+      if (!component.blocker) {
+        component.blocker = user;
+        component.blockerReason = reason;
+      }
+    }
+  }
+  for (auto &[op, id] : regionOps)
+    ++components[leader(id)].numRegionOps;
+  for (unsigned id = 0; id < components.size(); ++id) {
+    if (leader(id) == id)
+      continue;
+    Component &into = components[leader(id)];
+    llvm::append_range(into.roots, components[id].roots);
+    llvm::append_range(into.args, components[id].args);
+  }
+  auto dropped = [&](unsigned id) {
+    const Component &component = components[leader(id)];
+    return component.blocker ||
+           (component.numRegionOps == 0 && component.args.empty());
+  };
+  regionOps.remove_if([&](auto &entry) { return dropped(entry.second); });
+  shardedValues.remove_if(
+      [&](auto &entry) { return dropped(entry.second); });
+}
+
+struct SequenceParallelPass
+    : public mlir::seqpar::impl::SequenceParallelBase<SequenceParallelPass> {
+  using SequenceParallelBase::SequenceParallelBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult resolveGrid(FlatSymbolRefAttr &grid, int16_t &axis,
+                            int64_t &numRanks);
+  void rewrite(SequenceParallelPlan &plan, SequenceShardBuilder &builder,
+               int64_t numRanks);
+  void rewriteRegionOp(Operation *op, SequenceParallelPlan &plan,
+                       SequenceShardBuilder &builder,
+                       DenseSet<Value> &localValues);
+};
+
+LogicalResult SequenceParallelPass::resolveGrid(FlatSymbolRefAttr &grid,
+                                                int16_t &axis,
+                                                int64_t &numRanks) {
+  func::FuncOp func = getOperation();
+  Operation *symbolTableOp = SymbolTable::getNearestSymbolTable(func);
+  shard::GridOp gridOp;
+  if (!gridName.empty()) {
+    gridOp = dyn_cast_or_null<shard::GridOp>(
+        symbolTableOp ? SymbolTable::lookupSymbolIn(symbolTableOp, gridName)
+                      : nullptr);
+    if (!gridOp)
+      return func.emitError() << "no shard.grid named @" << gridName;
+  } else {
+    SmallVector<shard::GridOp> grids;
+    if (symbolTableOp)
+      for (Region &region : symbolTableOp->getRegions())
+        for (Block &block : region)
+          for (auto candidate : block.getOps<shard::GridOp>())
+            grids.push_back(candidate);
+    if (grids.size() != 1)
+      return func.emitError()
+             << "found " << grids.size()
+             << " shard.grid ops; name the TP grid with the 'grid' option";
+    gridOp = grids.front();
+  }
+  int64_t axisIndex = gridAxis;
+  if (axisIndex < 0) {
+    if (gridOp.getRank() != 1)
+      return func.emitError()
+             << "grid @" << gridOp.getSymName() << " has " << gridOp.getRank()
+             << " axes; name the TP axis with the 'grid-axis' option";
+    axisIndex = 0;
+  }
+  if (axisIndex >= gridOp.getRank())
+    return func.emitError() << "grid axis " << axisIndex
+                            << " is out of range for grid @"
+                            << gridOp.getSymName() << " of rank "
+                            << gridOp.getRank();
+  numRanks = gridOp.getShape()[axisIndex];
+  if (ShapedType::isDynamic(numRanks) || numRanks < 1)
+    return func.emitError() << "grid axis " << axisIndex << " of @"
+                            << gridOp.getSymName()
+                            << " needs a static size to shard the sequence";
+  grid = FlatSymbolRefAttr::get(gridOp.getSymNameAttr());
+  axis = static_cast<int16_t>(axisIndex);
+  return success();
+}
+
+void SequenceParallelPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (func.getBody().empty())
+    return;
+  // Nothing to do (and no grid needed) without all-reduces or sharded input.
+  bool anyAllReduce = !func.getBody().front().getOps<shard::AllReduceOp>().empty();
+  if (!anyAllReduce && !inputSharded)
+    return;
+  FlatSymbolRefAttr grid;
+  int16_t axis;
+  int64_t numRanks;
+  if (failed(resolveGrid(grid, axis, numRanks)))
+    return signalPassFailure();
+
+  TokenWiseAnalysis analysis(func, getArgSeqDims(func, seqDim));
+  if (failed(analysis.run()))
+    return signalPassFailure();
+  SequenceParallelPlan plan(func, analysis, grid, axis, inputSharded);
+  plan.build();
+  numAllReducesBefore += plan.allRoots.size();
+
+  if (analysis.getSeqLen() < 0) {
+    if (!plan.allRoots.empty()) {
+      func.emitError() << "no sequence dim: put a seqpar.seq_dim attribute on "
+                          "an argument or pass the 'seq-dim' option";
+      return signalPassFailure();
+    }
+    return;
+  }
+  // Refuse uneven shards before touching the IR (SPEC section 3.2).
+  int64_t seqLen = analysis.getSeqLen();
+  if (seqLen % numRanks != 0) {
+    Value culprit;
+    for (auto &[value, id] : plan.shardedValues) {
+      culprit = value;
+      break;
+    }
+    if (culprit) {
+      Operation *at = culprit.getDefiningOp() ? culprit.getDefiningOp()
+                                              : func.getOperation();
+      SeqDim seq = *analysis.getSeqDim(culprit);
+      at->emitError() << "sequence length " << seqLen << " (dim " << seq.dim
+                      << " of " << culprit.getType()
+                      << ") is not divisible by the " << numRanks
+                      << " ranks of grid axis " << axis << " of " << grid;
+      return signalPassFailure();
+    }
+  }
+  SequenceShardBuilder builder(func, grid, axis, numRanks, seqLen);
+  rewrite(plan, builder, numRanks);
+}
+
+void SequenceParallelPass::rewriteRegionOp(Operation *op,
+                                           SequenceParallelPlan &plan,
+                                           SequenceShardBuilder &builder,
+                                           DenseSet<Value> &localValues) {
+  TokenWiseAnalysis &analysis = plan.analysis;
+  const TokenWiseInfo &info = analysis.getInfo(op);
+  OpBuilder b(op);
+  SeqDim resultSeq = *analysis.getSeqDim(op->getResult(0));
+  int64_t loopOuter = analysis.getOuter(op->getResult(0), resultSeq);
+  auto originalType = cast<RankedTensorType>(op->getResult(0).getType());
+
+  // Replicated, sequence-indexed operands: this rank's tokens, locally.
+  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+    Value operand = op->getOperand(index);
+    if (dim < 0 || localValues.contains(operand))
+      continue;
+    op->setOperand(index, builder.localize(b, op->getLoc(), operand, dim,
+                                           resultSeq.inner));
+  }
+  for (Value result : op->getResults()) {
+    auto type = cast<RankedTensorType>(result.getType());
+    result.setType(builder.localType(type, analysis.getSeqDim(result)->dim));
+    localValues.insert(result);
+  }
+  // Ops that spell their result shape in attributes.
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    expand.setStaticOutputShape(expand.getResultType().getShape());
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    SmallVector<int64_t> sizes(slice.getStaticSizes());
+    sizes[info.operandDims[0]] /= (originalType.getDimSize(resultSeq.dim) /
+                                   slice.getType().getDimSize(resultSeq.dim));
+    slice.setStaticSizes(sizes);
+  }
+  // Positions: linalg.index of the sequence loop becomes the global index.
+  if (info.positionDependent && info.seqLoop >= 0) {
+    op->walk([&](linalg::IndexOp index) {
+      if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
+        return;
+      SmallVector<OpOperand *> uses;
+      for (OpOperand &use : index.getResult().getUses())
+        uses.push_back(&use);
+      OpBuilder ib(index->getBlock(), std::next(index->getIterator()));
+      Value global = builder.globalIndex(ib, index.getLoc(), index, loopOuter,
+                                         resultSeq.inner);
+      for (OpOperand *use : uses)
+        use->set(global);
+    });
+  }
+  if (auto dropout = dyn_cast<DropoutOp>(op)) {
+    SmallVector<Value> offsets(dropout.getOffsets());
+    Value zero = arith::ConstantIndexOp::create(b, op->getLoc(), 0);
+    if (offsets.empty())
+      offsets.assign(originalType.getRank(), zero);
+    Value shift = builder.tokenOffset(b, resultSeq.inner);
+    offsets[resultSeq.dim] =
+        arith::AddIOp::create(b, op->getLoc(), offsets[resultSeq.dim], shift);
+    dropout.getOffsetsMutable().assign(offsets);
+    if (!dropout.getGlobalShape())
+      dropout.setGlobalShape(originalType.getShape());
+    else {
+      // Already a shard of a larger tensor: keep the outermost global shape.
+    }
+  }
+}
+
+void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
+                                   SequenceShardBuilder &builder,
+                                   int64_t numRanks) {
+  func::FuncOp func = getOperation();
+  TokenWiseAnalysis &analysis = plan.analysis;
+  int64_t bytesBeforeTotal = 0, bytesAfterTotal = 0;
+  int64_t scatters = 0, gathers = 0, kept = 0;
+  int64_t scatterBytes = 0, gatherBytes = 0, keptBytes = 0;
+
+  // Kept roots: explain why.
+  DenseSet<Operation *> rewrittenRoots;
+  for (unsigned id = 0; id < plan.components.size(); ++id) {
+    if (plan.leader(id) != id)
+      continue;
+    const Component &component = plan.components[id];
+    bool dropped = component.blocker ||
+                   (component.numRegionOps == 0 && component.args.empty());
+    for (shard::AllReduceOp root : component.roots) {
+      if (!dropped) {
+        rewrittenRoots.insert(root);
+        continue;
+      }
+      // Location-based remarks: the op itself would be printed with each one.
+      InFlightDiagnostic remark = emitRemark(root.getLoc()) << "all_reduce kept: ";
+      if (component.blocker)
+        remark << "its sequence-sharded region would reach '"
+               << component.blocker->getName() << "', which "
+               << component.blockerReason;
+      else
+        remark << "nothing token-wise follows it; its first consumer '"
+               << (component.firstBoundary
+                       ? component.firstBoundary->getName().getStringRef()
+                       : StringRef("?"))
+               << "' needs all tokens";
+      if (component.blocker)
+        remark.attachNote(component.blocker->getLoc()) << "blocking op here";
+    }
+  }
+  for (shard::AllReduceOp root : plan.allRoots) {
+    int64_t bytes =
+        builder.allReduceBytes(cast<RankedTensorType>(root.getType()));
+    bytesBeforeTotal += bytes;
+    if (rewrittenRoots.contains(root))
+      continue;
+    ++kept;
+    keptBytes += bytes;
+    if (!analysis.getSeqDim(root.getResult()))
+      emitRemark(root.getLoc()) << "all_reduce kept: its result does not carry the "
+                           "sequence dim";
+  }
+
+  // Uses outside the region, recorded before any rewrite (OpOperands stay
+  // valid across replaceAllUsesWith).
+  Block &body = func.getBody().front();
+  struct Boundary {
+    Value value;
+    SeqDim seq;
+    SmallVector<OpOperand *> uses;
+  };
+  SmallVector<Boundary> boundaries;
+  DenseMap<Value, unsigned> boundaryIndex;
+  for (auto &[value, id] : plan.shardedValues) {
+    Boundary boundary{value, *analysis.getSeqDim(value), {}};
+    for (OpOperand &use : value.getUses())
+      if (!plan.regionOps.count(use.getOwner()))
+        boundary.uses.push_back(&use);
+    if (boundary.uses.empty())
+      continue;
+    boundaryIndex[value] = boundaries.size();
+    boundaries.push_back(std::move(boundary));
+  }
+
+  DenseSet<Value> localValues;
+  // Sharded arguments (input-sharded): local type and sharding attribute.
+  for (auto &[value, id] : plan.shardedValues) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg)
+      continue;
+    SeqDim seq = *analysis.getSeqDim(arg);
+    arg.setType(builder.localType(cast<RankedTensorType>(arg.getType()),
+                                  seq.dim));
+    ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+    if (!sharding)
+      sharding = ShardingAttr::getReplicated(&getContext(), plan.grid);
+    func.setArgAttr(arg.getArgNumber(), SeqParDialect::kShardingAttrName,
+                    sharding.withDimSplit(seq.dim, {plan.axis}));
+    localValues.insert(arg);
+  }
+
+  SmallVector<Operation *> ops;
+  for (Operation &op : body)
+    ops.push_back(&op);
+  for (Operation *op : ops) {
+    if (auto root = dyn_cast<shard::AllReduceOp>(op);
+        root && rewrittenRoots.contains(root)) {
+      OpBuilder b(root);
+      SeqDim seq = *analysis.getSeqDim(root.getResult());
+      Value local =
+          builder.reduceScatter(b, root.getLoc(), root.getInput(), seq);
+      scatterBytes +=
+          builder.gatherOrScatterBytes(cast<RankedTensorType>(root.getType()));
+      ++scatters;
+      auto found = boundaryIndex.find(root.getResult());
+      if (found != boundaryIndex.end())
+        boundaries[found->second].value = local;
+      root.getResult().replaceAllUsesWith(local);
+      root.erase();
+      localValues.insert(local);
+      continue;
+    }
+    if (plan.regionOps.count(op))
+      rewriteRegionOp(op, plan, builder, localValues);
+  }
+
+  // all_gather just before the first consumer that needs all tokens.
+  SmallVector<Attribute> resultShardings;
+  bool resultsChanged = false;
+  auto returnOp = cast<func::ReturnOp>(body.getTerminator());
+  for (Boundary &boundary : boundaries) {
+    Value value = boundary.value;
+    SeqDim seq = boundary.seq;
+    ArrayRef<OpOperand *> uses = boundary.uses;
+    SmallVector<OpOperand *> toGather;
+    for (OpOperand *use : uses) {
+      int64_t outer = cast<RankedTensorType>(value.getType()).getDimSize(seq.dim) /
+                      (analysis.getSeqLen() / numRanks * seq.inner);
+      if (outputSharded && use->getOwner() == returnOp.getOperation() &&
+          outer == 1) {
+        unsigned index = use->getOperandNumber();
+        ShardingAttr sharding = getResultSharding(func, index);
+        if (!sharding)
+          sharding = ShardingAttr::getReplicated(&getContext(), plan.grid);
+        func.setResultAttr(index, SeqParDialect::kShardingAttrName,
+                           sharding.withDimSplit(seq.dim, {plan.axis}));
+        resultsChanged = true;
+        continue;
+      }
+      toGather.push_back(use);
+    }
+    if (toGather.empty())
+      continue;
+    Operation *first = body.findAncestorOpInBlock(*toGather.front()->getOwner());
+    for (OpOperand *use : toGather) {
+      Operation *user = body.findAncestorOpInBlock(*use->getOwner());
+      if (user->isBeforeInBlock(first))
+        first = user;
+    }
+    OpBuilder b(first);
+    Value gathered = builder.allGather(b, value.getLoc(), value, seq);
+    gatherBytes += builder.gatherOrScatterBytes(
+        cast<RankedTensorType>(gathered.getType()));
+    ++gathers;
+    for (OpOperand *use : toGather)
+      use->set(gathered);
+  }
+  if (resultsChanged || plan.inputSharded)
+    func.setType(FunctionType::get(&getContext(), body.getArgumentTypes(),
+                                   returnOp.getOperandTypes()));
+
+  bytesAfterTotal = scatterBytes + gatherBytes + keptBytes;
+  numReduceScatters += scatters;
+  numAllGathers += gathers;
+  numKeptAllReduces += kept;
+  bytesBefore += bytesBeforeTotal;
+  bytesAfter += bytesAfterTotal;
+  emitRemark(func.getLoc()) << "sequence-parallel over " << plan.grid << " axis "
+                    << plan.axis << " (t=" << numRanks << ", s="
+                    << analysis.getSeqLen() << "): " << plan.allRoots.size()
+                    << " all_reduce (" << bytesBeforeTotal
+                    << " bytes sent per rank) -> " << scatters
+                    << " reduce_scatter (" << scatterBytes << " bytes) + "
+                    << gathers << " all_gather (" << gatherBytes
+                    << " bytes) + " << kept << " all_reduce kept ("
+                    << keptBytes << " bytes); total " << bytesAfterTotal
+                    << " bytes";
+}
+
+} // namespace

@@ -1,0 +1,61 @@
+//===- TestTokenWise.cpp - print the token-wise analysis as remarks -------===//
+
+#include "seqpar/Analysis/TokenWiseAnalysis.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_TESTTOKENWISE
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+struct TestTokenWisePass
+    : public mlir::seqpar::impl::TestTokenWiseBase<TestTokenWisePass> {
+  using TestTokenWiseBase::TestTokenWiseBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    TokenWiseAnalysis analysis(func, getArgSeqDims(func, seqDim));
+    if (failed(analysis.run()))
+      return signalPassFailure();
+    if (func.getBody().empty())
+      return;
+    for (Operation &op : func.getBody().front()) {
+      if (op.getNumResults() == 0)
+        continue;
+      const TokenWiseInfo &info = analysis.getInfo(&op);
+      InFlightDiagnostic remark = emitRemark(op.getLoc());
+      switch (info.kind) {
+      case TokenWiseInfo::Kind::NoSequence:
+        remark << "no sequence dim";
+        break;
+      case TokenWiseInfo::Kind::TokenWise: {
+        remark << "token-wise";
+        if (std::optional<SeqDim> seq = analysis.getSeqDim(op.getResult(0))) {
+          remark << " along dim " << seq->dim;
+          if (seq->inner != 1 ||
+              analysis.getOuter(op.getResult(0), *seq) != 1)
+            remark << " (flattened: outer "
+                   << analysis.getOuter(op.getResult(0), *seq) << ", inner "
+                   << seq->inner << ")";
+        }
+        if (info.seqLoop >= 0)
+          remark << ", loop d" << info.seqLoop;
+        if (info.positionDependent)
+          remark << ", position-dependent";
+        break;
+      }
+      case TokenWiseInfo::Kind::NotTokenWise:
+        remark << "not token-wise: " << info.reason;
+        break;
+      case TokenWiseInfo::Kind::Unknown:
+        remark << "unknown: " << info.reason;
+        break;
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,28 @@
+//===- seqpar-opt.cpp - mlir-opt with the seqpar dialect and passes -------===//
+//
+// Registers every upstream dialect, extension and pass, plus the seqpar
+// dialect, passes and pipelines, and runs the standard mlir-opt driver.
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::seqpar::registerSeqParPassesAndPipelines();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::seqpar::SeqParDialect>();
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "seqpar optimizer driver\n", registry));
+}
