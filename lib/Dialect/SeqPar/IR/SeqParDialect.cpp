@@ -25,8 +25,8 @@ static LogicalResult verifyFunctionAttr(Operation *op, NamedAttribute attr,
                                         Type type, bool isArg,
                                         StringRef where) {
   auto emit = [&]() {
-    return op->emitOpError() << where << " attribute '" << attr.getName()
-                             << "': ";
+    return op->emitOpError() << where << " attribute '"
+                             << attr.getName().getValue() << "': ";
   };
   if (attr.getName() == SeqParDialect::kShardingAttrName) {
     auto sharding = dyn_cast<ShardingAttr>(attr.getValue());

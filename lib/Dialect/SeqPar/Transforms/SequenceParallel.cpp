@@ -534,8 +534,21 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
         root && rewrittenRoots.contains(root)) {
       OpBuilder b(root);
       SeqDim seq = *analysis.getSeqDim(root.getResult());
-      Value local =
-          builder.reduceScatter(b, root.getLoc(), root.getInput(), seq);
+      Value input = root.getInput();
+      // A root whose input is itself sharded (an input-sharded argument):
+      // gather it here; its boundary use dies with the root.
+      if (localValues.contains(input)) {
+        input = builder.allGather(b, root.getLoc(), input,
+                                  *analysis.getSeqDim(root.getInput()));
+        gatherBytes +=
+            builder.gatherOrScatterBytes(cast<RankedTensorType>(root.getType()));
+        ++gathers;
+        for (Boundary &boundary : boundaries)
+          llvm::erase_if(boundary.uses, [&](OpOperand *use) {
+            return use->getOwner() == root.getOperation();
+          });
+      }
+      Value local = builder.reduceScatter(b, root.getLoc(), input, seq);
       scatterBytes +=
           builder.gatherOrScatterBytes(cast<RankedTensorType>(root.getType()));
       ++scatters;

@@ -1,0 +1,165 @@
+// RUN: seqpar-opt %s -split-input-file -verify-diagnostics
+
+// Tests that a grid axis cannot appear twice in one sharding.
+
+shard.grid @grid(shape = 2x2) {sym_visibility = "private"}
+// expected-error @+1 {{grid axis 0 is used more than once in the sharding}}
+func.func @axis_twice(%a: tensor<4x4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0], [0]]>}) {
+  return
+}
+
+// -----
+
+// Tests that negative grid axes are rejected.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{grid axis must be non-negative, got -1}}
+func.func @negative_axis(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[-1]]>}) {
+  return
+}
+
+// -----
+
+// Tests that a grouped split needs at least two groups.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{groups must be at least 2, got 1}}
+func.func @one_group(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0] groups 1]>}) {
+  return
+}
+
+// -----
+
+// Tests that a zigzag split needs a grid axis.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{a zigzag split needs at least one grid axis}}
+func.func @zigzag_no_axis(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[] zigzag]>}) {
+  return
+}
+
+// -----
+
+// Tests that the grid must exist.
+
+// expected-error @+1 {{argument #0 attribute 'seqpar.sharding': grid @nogrid is not a shard.grid visible here}}
+func.func @missing_grid(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@nogrid, [[0]]>}) {
+  return
+}
+
+// -----
+
+// Tests that axes must exist on the grid.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{grid axis 1 is out of range for @grid of rank 1}}
+func.func @axis_out_of_range(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[1]]>}) {
+  return
+}
+
+// -----
+
+// Tests that a sharding cannot have more dims than the value.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{sharding has 2 dims but the value has rank 1}}
+func.func @too_many_dims(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0]]>}) {
+  return
+}
+
+// -----
+
+// Tests that a grouped per-rank dim must hold whole groups.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{per-rank dim 1 of size 8 is not divisible into 3 grouped chunks}}
+func.func @partial_groups(%a: tensor<4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0] groups 3]>}) {
+  return
+}
+
+// -----
+
+// Tests that a split sharding needs a tensor.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{a split or partial sharding needs a ranked tensor, got 'f32'}}
+func.func @scalar(%a: f32 {seqpar.sharding = #seqpar.sharding<@grid, [], partial = [0]>}) {
+  return
+}
+
+// -----
+
+// Tests that seqpar.sharding must hold the sharding attribute.
+
+// expected-error @+1 {{result #0 attribute 'seqpar.sharding': expected a #seqpar.sharding attribute}}
+func.func @wrong_attr(%a: tensor<4xf32>) -> (tensor<4xf32> {seqpar.sharding = 3 : i64}) {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// Tests that the sequence dim must exist on the argument.
+
+// expected-error @+1 {{argument #0 attribute 'seqpar.seq_dim': sequence dim 2 is out of range for 'tensor<4x4xf32>'}}
+func.func @seq_dim_range(%a: tensor<4x4xf32> {seqpar.seq_dim = 2 : i64}) {
+  return
+}
+
+// -----
+
+// Tests that unknown seqpar attributes are rejected.
+
+// expected-error @+1 {{argument #0 attribute 'seqpar.bogus': unknown seqpar attribute}}
+func.func @unknown_attr(%a: tensor<4xf32> {seqpar.bogus = 1 : i64}) {
+  return
+}
+
+// -----
+
+// Tests the dropout rate range.
+
+func.func @dropout_rate(%x: tensor<4xf32>, %seed: i64) -> tensor<4xf32> {
+  // expected-error @+1 {{rate must be in [0, 1), got 1}}
+  %y = seqpar.dropout %x seed %seed {rate = 1.0 : f64, site = 0 : i64} : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// Tests that dropout offsets come one per dim.
+
+func.func @dropout_offsets(%x: tensor<4x4xf32>, %seed: i64, %o: index) -> tensor<4x4xf32> {
+  // expected-error @+1 {{expects 2 offsets (one per dim), got 1}}
+  %y = seqpar.dropout %x seed %seed offsets(%o) {rate = 0.5 : f64, site = 0 : i64} : tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that the global shape covers the shard.
+
+func.func @dropout_global(%x: tensor<4x4xf32>, %seed: i64, %o: index) -> tensor<4x4xf32> {
+  // expected-error @+1 {{global_shape dim 1 (2) is smaller than the local size 4}}
+  %y = seqpar.dropout %x seed %seed offsets(%o, %o) {rate = 0.5 : f64, site = 0 : i64, global_shape = array<i64: 8, 2>} : tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that a global shape needs offsets.
+
+func.func @dropout_global_no_offsets(%x: tensor<4x4xf32>, %seed: i64) -> tensor<4x4xf32> {
+  // expected-error @+1 {{global_shape requires offsets}}
+  %y = seqpar.dropout %x seed %seed {rate = 0.5 : f64, site = 0 : i64, global_shape = array<i64: 8, 4>} : tensor<4x4xf32>
+  return %y : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that dropout needs a static shape.
+
+func.func @dropout_dynamic(%x: tensor<?xf32>, %seed: i64) -> tensor<?xf32> {
+  // expected-error @+1 {{requires a static shape}}
+  %y = seqpar.dropout %x seed %seed {rate = 0.5 : f64, site = 0 : i64} : tensor<?xf32>
+  return %y : tensor<?xf32>
+}

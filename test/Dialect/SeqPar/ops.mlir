@@ -1,0 +1,40 @@
+// RUN: seqpar-opt %s -split-input-file --verify-roundtrip | FileCheck %s
+
+// Tests that every form of the sharding attribute parses and prints back.
+
+shard.grid @grid(shape = 2x4) {sym_visibility = "private"}
+
+// CHECK-LABEL: func.func @shardings
+// CHECK-SAME: #seqpar.sharding<@grid, replicated>
+// CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[], [0]]>
+// CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[0, 1]]>
+// CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[], [0] groups 3]>
+// CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[], [1] zigzag]>
+// CHECK-SAME: #seqpar.sharding<@grid, [], partial = [0]>
+// CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[1]], partial = [0]>
+// CHECK-SAME: -> (tensor<2x8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[}}[], [0]]>})
+func.func @shardings(
+    %a: tensor<2x16x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>, seqpar.seq_dim = 1 : i64},
+    %b: tensor<2x8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0]]>},
+    %c: tensor<2x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0, 1]]>},
+    %d: tensor<16x48xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0] groups 3]>},
+    %e: tensor<2x4x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [1] zigzag]>},
+    %f: tensor<16x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [], partial = [0]>},
+    %g: tensor<4x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[1], []], partial = [0]>})
+    -> (tensor<2x8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0], []]>}) {
+  return %b : tensor<2x8x16xf32>
+}
+
+// -----
+
+// Tests the dropout op on one device and on a sequence shard.
+
+// CHECK-LABEL: func.func @dropout
+func.func @dropout(%x: tensor<2x16x8xf32>, %x1: tensor<2x8x8xf32>, %seed: i64, %off: index) -> (tensor<2x16x8xf32>, tensor<2x8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  // CHECK: seqpar.dropout %{{.*}} seed %{{.*}} {rate = 1.000000e-01 : f64, site = 0 : i64} : tensor<2x16x8xf32>
+  %y = seqpar.dropout %x seed %seed {rate = 0.1 : f64, site = 0 : i64} : tensor<2x16x8xf32>
+  // CHECK: seqpar.dropout %{{.*}} seed %{{.*}} offsets(%{{.*}}, %{{.*}}, %{{.*}}) {global_shape = array<i64: 2, 16, 8>, rate = 1.000000e-01 : f64, site = 0 : i64} : tensor<2x8x8xf32>
+  %y1 = seqpar.dropout %x1 seed %seed offsets(%c0, %off, %c0) {rate = 0.1 : f64, site = 0 : i64, global_shape = array<i64: 2, 16, 8>} : tensor<2x8x8xf32>
+  return %y, %y1 : tensor<2x16x8xf32>, tensor<2x8x8xf32>
+}
