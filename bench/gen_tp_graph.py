@@ -880,22 +880,24 @@ def up_gpt_layer(bld, ann, args, x, i, cfg):
     """One unsharded pre-norm GPT layer with Megatron TP annotations on weights."""
     h, a, d, f = cfg.h, cfg.a, cfg.d, cfg.f
     pre = f"l{i}_"
-    col3, col2, row = "[[], [0]]", "[[], [0]]", "[[0]]"
-    repl = "[[]]"
+    # Megatron TP: column-parallel weights split on their output (head / ffn)
+    # dim 1, their biases and the row-parallel weights on dim 0.
+    dim1, dim0, repl = "[[], [0]]", "[[0]]", "[[]]"
 
     def arg(name, shape, split):
+        """Adds the weight argument `name` and annotates it with `split`."""
         return ann.shard(args.add(pre + name, shape, ""), split)
 
     ln1_g, ln1_b = arg("ln1_g", (h,), repl), arg("ln1_b", (h,), repl)
     w = {}
     for n in ("q", "k", "v"):
-        w["w_" + n] = arg("w_" + n, (h, a, d), col3)
-        w["b_" + n] = arg("b_" + n, (a, d), row)
-    w["w_o"] = arg("w_o", (a, d, h), row)
+        w["w_" + n] = arg("w_" + n, (h, a, d), dim1)
+        w["b_" + n] = arg("b_" + n, (a, d), dim0)
+    w["w_o"] = arg("w_o", (a, d, h), dim0)
     b_o = arg("b_o", (h,), repl)
     ln2_g, ln2_b = arg("ln2_g", (h,), repl), arg("ln2_b", (h,), repl)
-    w_fc1, b_fc1 = arg("w_fc1", (h, f), col2), arg("b_fc1", (f,), row)
-    w_fc2, b_fc2 = arg("w_fc2", (f, h), row), arg("b_fc2", (h,), repl)
+    w_fc1, b_fc1 = arg("w_fc1", (h, f), dim1), arg("b_fc1", (f,), dim0)
+    w_fc2, b_fc2 = arg("w_fc2", (f, h), dim0), arg("b_fc2", (h,), repl)
 
     y = layer_norm(bld, x, ln1_g, ln1_b, cfg.eps, keepdim=False)
     o = add_bias(bld, up_attention(bld, y, w, cfg), b_o)

@@ -1,0 +1,121 @@
+// RUN: seqpar-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(seqpar-sequence-parallel))'
+
+// Tests that an all-reduce whose token-wise region reaches an op without a
+// token-wise rule stays in place, with a remark naming the op.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func private @rng(tensor<8x16xf32>) -> tensor<8x16xf32>
+// expected-remark @below {{sequence-parallel over @grid axis 0 (t=2, s=8): 1 all_reduce (512 bytes sent per rank) -> 0 reduce_scatter (0 bytes) + 0 all_gather (0 bytes) + 1 all_reduce kept (512 bytes); total 512 bytes}}
+func.func @unknown_op(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, replicated>}) -> tensor<8x16xf32> {
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'func.call', which no token-wise rule for 'func.call'}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  // expected-note @below {{blocking op here}}
+  %d = func.call @rng(%a) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %d : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that an all-reduce feeding only an op that needs all tokens stays.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce kept}}
+func.func @nothing_token_wise(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, replicated>},
+                              %w: tensor<16x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0]]>}) -> tensor<8x16xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  // expected-remark @below {{all_reduce kept: nothing token-wise follows it; its first consumer 'linalg.matmul' needs all tokens}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %m = linalg.matmul ins(%r, %w : tensor<8x16xf32>, tensor<16x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %m : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that an all-reduce without a sequence dim is reported and kept.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce kept}}
+func.func @no_sequence(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %y: tensor<16xf32>) -> tensor<16xf32> {
+  // expected-remark @below {{all_reduce kept: its result does not carry the sequence dim}}
+  %r = shard.all_reduce %y on @grid grid_axes = [0] : tensor<16xf32> -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+// Tests that a sequence not divisible by the TP size is refused.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func @uneven(%x: tensor<7x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<7x16xf32> {
+  // expected-error @below {{sequence length 7 (dim 0 of 'tensor<7x16xf32>') is not divisible by the 2 ranks of grid axis 0 of @grid}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<7x16xf32> -> tensor<7x16xf32>
+  %a = arith.addf %r, %x : tensor<7x16xf32>
+  return %a : tensor<7x16xf32>
+}
+
+// -----
+
+// Tests that the TP grid must be named when the module has several.
+
+shard.grid @tp(shape = 2) {sym_visibility = "private"}
+shard.grid @cp(shape = 2) {sym_visibility = "private"}
+// expected-error @below {{found 2 shard.grid ops; name the TP grid with the 'grid' option}}
+func.func @two_grids(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %r = shard.all_reduce %x on @tp grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that a multi-axis grid needs the TP axis named.
+
+shard.grid @grid(shape = 2x2) {sym_visibility = "private"}
+// expected-error @below {{grid @grid has 2 axes; name the TP axis with the 'grid-axis' option}}
+func.func @which_axis(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that a dynamic grid axis is refused.
+
+shard.grid @grid(shape = ?) {sym_visibility = "private"}
+// expected-error @below {{grid axis 0 of @grid needs a static size to shard the sequence}}
+func.func @dynamic_grid(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that all-reduces without any sequence dim are an error.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @below {{no sequence dim: put a seqpar.seq_dim attribute on an argument or pass the 'seq-dim' option}}
+func.func @no_seq_dim(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that a dropout on a flattened [b*s, h] value blocks the rewrite: a
+// shard is not a box of the global tensor, so the mask cannot be keyed.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce kept}}
+func.func @flat_dropout(%x: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}, %seed: i64) -> tensor<16x4xf32> {
+  %f = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x8x4xf32> into tensor<16x4xf32>
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'seqpar.dropout', which is a dropout whose sequence is flattened into a larger dim}}
+  %r = shard.all_reduce %f on @grid grid_axes = [0] : tensor<16x4xf32> -> tensor<16x4xf32>
+  %n = arith.negf %r : tensor<16x4xf32>
+  // expected-note @below {{blocking op here}}
+  %d = seqpar.dropout %n seed %seed {rate = 0.5 : f64, site = 0 : i64} : tensor<16x4xf32>
+  return %d : tensor<16x4xf32>
+}
+
