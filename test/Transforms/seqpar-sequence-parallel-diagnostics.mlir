@@ -8,7 +8,7 @@ shard.grid @grid(shape = 2) {sym_visibility = "private"}
 func.func private @rng(tensor<8x16xf32>) -> tensor<8x16xf32>
 // expected-remark @below {{sequence-parallel over @grid axis 0 (t=2, s=8): 1 all_reduce (512 bytes sent per rank) -> 0 reduce_scatter (0 bytes) + 0 all_gather (0 bytes) + 1 all_reduce kept (512 bytes); total 512 bytes}}
 func.func @unknown_op(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, replicated>}) -> tensor<8x16xf32> {
-  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'func.call', which no token-wise rule for 'func.call'}}
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'func.call' (no token-wise rule for 'func.call')}}
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
   %a = arith.addf %r, %x : tensor<8x16xf32>
   // expected-note @below {{blocking op here}}
@@ -111,7 +111,7 @@ shard.grid @grid(shape = 2) {sym_visibility = "private"}
 // expected-remark @below {{1 all_reduce kept}}
 func.func @flat_dropout(%x: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}, %seed: i64) -> tensor<16x4xf32> {
   %f = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x8x4xf32> into tensor<16x4xf32>
-  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'seqpar.dropout', which is a dropout whose sequence is flattened into a larger dim}}
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'seqpar.dropout' (a dropout whose sequence is flattened into a larger dim}}
   %r = shard.all_reduce %f on @grid grid_axes = [0] : tensor<16x4xf32> -> tensor<16x4xf32>
   %n = arith.negf %r : tensor<16x4xf32>
   // expected-note @below {{blocking op here}}
@@ -119,3 +119,36 @@ func.func @flat_dropout(%x: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}, %seed:
   return %d : tensor<16x4xf32>
 }
 
+
+// -----
+
+// Tests that a sharded value used inside a nested region blocks the rewrite.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce kept}}
+func.func @nested_use(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %c: i1) -> tensor<8x16xf32> {
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'scf.if' (uses the value inside a nested region)}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  // expected-note @below {{blocking op here}}
+  %y = scf.if %c -> tensor<8x16xf32> {
+    %n = arith.negf %a : tensor<8x16xf32>
+    scf.yield %n : tensor<8x16xf32>
+  } else {
+    scf.yield %x : tensor<8x16xf32>
+  }
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that a function with several blocks is left alone, with a remark.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{sequence-parallel: skipped, the function has more than one block}}
+func.func @blocks(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  cf.br ^bb1(%r : tensor<8x16xf32>)
+^bb1(%v: tensor<8x16xf32>):
+  return %v : tensor<8x16xf32>
+}

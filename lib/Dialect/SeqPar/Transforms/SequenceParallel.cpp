@@ -161,8 +161,8 @@ Placement SequenceParallelPlan::place(Operation *op,
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
     SeqDim seq = *analysis.getSeqDim(dropout.getInput());
     if (analysis.getOuter(dropout.getInput(), seq) != 1) {
-      reason = "is a dropout whose sequence is flattened into a larger dim; "
-               "a shard is not a box of the global tensor, so its mask "
+      reason = "a dropout whose sequence is flattened into a larger dim: "
+               "a shard is not a box of the global tensor, so the mask "
                "cannot be keyed by position";
       return Placement::Unprovable;
     }
@@ -225,7 +225,7 @@ void SequenceParallelPlan::finalize() {
         continue;
       std::string reason;
       if (user != use.getOwner()) {
-        reason = "uses it inside a region";
+        reason = "uses the value inside a nested region";
       } else if (place(user, reason) != Placement::Unprovable) {
         if (!component.firstBoundary ||
             user->isBeforeInBlock(component.firstBoundary))
@@ -324,6 +324,11 @@ void SequenceParallelPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.getBody().empty())
     return;
+  if (!func.getBody().hasOneBlock()) {
+    emitRemark(func.getLoc())
+        << "sequence-parallel: skipped, the function has more than one block";
+    return;
+  }
   // Nothing to do (and no grid needed) without all-reduces or sharded input.
   bool anyAllReduce = !func.getBody().front().getOps<shard::AllReduceOp>().empty();
   if (!anyAllReduce && !inputSharded)
@@ -463,8 +468,8 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
       InFlightDiagnostic remark = emitRemark(root.getLoc()) << "all_reduce kept: ";
       if (component.blocker)
         remark << "its sequence-sharded region would reach '"
-               << component.blocker->getName() << "', which "
-               << component.blockerReason;
+               << component.blocker->getName() << "' ("
+               << component.blockerReason << ")";
       else
         remark << "nothing token-wise follows it; its first consumer '"
                << (component.firstBoundary
