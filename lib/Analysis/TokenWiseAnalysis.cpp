@@ -183,18 +183,16 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   // that are not token-wise, so the sequence reaches the all-reduces after
   // attention).
   bool parallel = iterators[info.seqLoop] == utils::IteratorType::parallel;
+  std::string resultReason;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     int64_t position = info.operandDims[init.getOperandNumber()];
     resultDims.push_back(parallel && position >= 0
                              ? SeqDim{position, loopSeq->inner}
                              : SeqDim{});
-    if (position < 0 && mixReason.empty())
-      mixReason = "result #" + std::to_string(resultDims.size() - 1) +
-                  " does not keep the sequence dim";
+    if (position < 0 && resultReason.empty())
+      resultReason = "result #" + std::to_string(resultDims.size() - 1) +
+                     " does not keep the sequence dim";
   }
-  if (!parallel)
-    return notTokenWise(Kind::NotTokenWise, "reduces over the sequence (loop d" +
-                                                Twine(info.seqLoop) + ")");
   if (!mixReason.empty())
     return notTokenWise(Kind::NotTokenWise, mixReason);
   op.getBlock()->walk([&](linalg::IndexOp index) {
@@ -203,6 +201,17 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   });
   if (!isMemoryEffectFree(op))
     return notTokenWise(Kind::Unknown, "has memory effects");
+  if (!parallel) {
+    // Every operand reads the sequence through loop L and L is reduced: the
+    // result is the combination of per-shard partial results.
+    info.kind = Kind::NotTokenWise;
+    info.reason = "reduces over the sequence (loop d" +
+                  std::to_string(info.seqLoop) + ")";
+    info.reducesSequence = true;
+    return info;
+  }
+  if (!resultReason.empty())
+    return notTokenWise(Kind::NotTokenWise, resultReason);
   return info;
 }
 

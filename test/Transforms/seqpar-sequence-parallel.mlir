@@ -152,3 +152,82 @@ func.func @dropout(%x: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64, seqpar.shard
   %d = seqpar.dropout %r seed %seed {rate = 0.1 : f64, site = 7 : i64} : tensor<2x8x4xf32>
   return %d : tensor<2x8x4xf32>
 }
+
+// -----
+
+// Tests values reduced over the sequence: each shard is reduced and an
+// all-reduce combines the partial results (a sum counts a non-zero init once,
+// after the all-reduce; a max keeps its init), instead of all-gathering the
+// [s, h] input; a position read in the reduction gets the global index.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func @sequence_reductions
+// CHECK-SAME: (%[[X:.+]]: tensor<8x16xf32> {{.*}}, %[[INIT:.+]]: tensor<16xf32>)
+// CHECK: %[[OFF:.+]] = arith.muli
+// CHECK: %[[RS:.+]] = shard.reduce_scatter
+// CHECK: %[[A:.+]] = arith.addf %[[RS]], %{{.+}} : tensor<4x16xf32>
+// CHECK: %[[S:.+]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x16xf32>) outs(%{{.+}} : tensor<16xf32>)
+// CHECK: %[[SUM:.+]] = shard.all_reduce %[[S]] on @grid grid_axes = [0] : tensor<16xf32> -> tensor<16xf32>
+// CHECK: %[[ZERO:.+]] = linalg.fill
+// CHECK: %[[P:.+]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x16xf32>) outs(%[[ZERO]] : tensor<16xf32>)
+// CHECK: %[[I:.+]] = linalg.index 1 : index
+// CHECK: arith.addi %[[I]], %[[OFF]] : index
+// CHECK: %[[PSUM:.+]] = shard.all_reduce %[[P]] on @grid grid_axes = [0] : tensor<16xf32> -> tensor<16xf32>
+// CHECK: %[[SUM2:.+]] = arith.addf %[[PSUM]], %[[INIT]] : tensor<16xf32>
+// CHECK: %[[M:.+]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x16xf32>) outs(%[[INIT]] : tensor<16xf32>)
+// CHECK: %[[MAX:.+]] = shard.all_reduce %[[M]] on @grid grid_axes = [0] reduction = max
+// CHECK-NOT: shard.all_gather
+// CHECK: return %[[SUM]], %[[SUM2]], %[[MAX]]
+func.func @sequence_reductions(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %init: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<8x16xf32>) outs(%f : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %sum2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<8x16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %fi = arith.sitofp %ii : i32 to f32
+    %m = arith.mulf %v, %fi : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<8x16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.maximumf %v, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %sum, %sum2, %max : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Tests that a reduction over the sequence with another combiner (here a
+// product) needs all tokens: the input is gathered first.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func @product_over_sequence
+// CHECK: %[[RS:.+]] = shard.reduce_scatter
+// CHECK: %[[A:.+]] = arith.addf %[[RS]]
+// CHECK: %[[G:.+]] = shard.all_gather %[[A]]
+// CHECK: linalg.generic {{.*}} ins(%[[G]] : tensor<8x16xf32>)
+func.func @product_over_sequence(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  %p = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<8x16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.mulf %v, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %p : tensor<16xf32>
+}

@@ -56,6 +56,11 @@ struct TokenWiseInfo {
   /// (`linalg.index` of the sequence loop, position-keyed dropout): it is
   /// token-wise only once the rank's global token offset is added.
   bool positionDependent = false;
+  /// True for a linalg op whose sequence loop is a reduction that every
+  /// sequence-carrying operand reads consistently (`seqLoop`, `operandDims`
+  /// and `positionDependent` are then filled): reducing each shard and
+  /// combining the partial results across ranks gives the result.
+  bool reducesSequence = false;
   /// Per operand: the operand dim indexed by the sequence (-1 when the
   /// operand does not follow the sequence, e.g. a weight or a broadcast).
   SmallVector<int64_t> operandDims;

@@ -18,6 +18,7 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -35,7 +36,26 @@ using namespace mlir::seqpar;
 namespace {
 
 /// What the planner decided for one op that consumes a sharded value.
-enum class Placement { Region, NeedsAllTokens, Unprovable };
+enum class Placement {
+  /// Token-wise: runs on the shard.
+  Region,
+  /// Reduces over the sequence with a sum/max/min combiner: reduces the
+  /// shard, then an all-reduce over the TP axis combines the partial results.
+  PartialReduction,
+  /// Mixes tokens or has a TP-sharded operand: gets an all-gather first.
+  NeedsAllTokens,
+  /// Nothing can be proven: the component keeps its all-reduces.
+  Unprovable
+};
+
+/// A linalg reduction over the sequence computed on shards.
+struct PartialReduction {
+  unsigned component;
+  shard::ReductionKind kind;
+  /// The sequence loop's layout in the operands (inner stride, outer extent).
+  SeqDim seq;
+  int64_t outer;
+};
 
 /// One connected set of sequence-sharded ops.
 struct Component {
@@ -71,6 +91,8 @@ public:
   llvm::MapVector<Value, unsigned> shardedValues;
   /// Region op -> component id.
   llvm::MapVector<Operation *, unsigned> regionOps;
+  /// Reductions over the sequence computed on shards.
+  llvm::MapVector<Operation *, PartialReduction> reductionOps;
   /// All candidate roots, including those without a sequence dim.
   SmallVector<shard::AllReduceOp> allRoots;
 
@@ -79,6 +101,7 @@ public:
 
 private:
   void computeTpLocal();
+  bool usesTpLocal(Operation *op) const;
   Placement place(Operation *op, std::string &reason) const;
   void finalize();
 };
@@ -116,6 +139,41 @@ void SequenceParallelPlan::computeTpLocal() {
   }
 }
 
+bool SequenceParallelPlan::usesTpLocal(Operation *op) const {
+  bool local = llvm::any_of(op->getOperands(), [&](Value operand) {
+    return tpLocal.contains(operand);
+  });
+  visitUsedValuesDefinedAbove(op->getRegions(), [&](OpOperand *use) {
+    local |= tpLocal.contains(use->get());
+  });
+  return local;
+}
+
+/// The cross-rank combiner of a single-result linalg reduction whose body
+/// yields `combine(out, f(ins))`, with `out` used only there.
+static std::optional<shard::ReductionKind> getCombiner(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      op->getNumRegions() != 1)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  BlockArgument out = body->getArgument(op.getNumDpsInputs());
+  if (!yield || yield->getNumOperands() != 1 || !out.hasOneUse())
+    return std::nullopt;
+  Operation *combine = yield->getOperand(0).getDefiningOp();
+  if (!combine || combine->getBlock() != body ||
+      combine->getNumOperands() != 2 ||
+      (combine->getOperand(0) == out) == (combine->getOperand(1) == out))
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(combine))
+    return shard::ReductionKind::Sum;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(combine))
+    return shard::ReductionKind::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(combine))
+    return shard::ReductionKind::Min;
+  return std::nullopt;
+}
+
 /// Decides whether `op`, which uses a sharded value, runs on the shard.
 Placement SequenceParallelPlan::place(Operation *op,
                                       std::string &reason) const {
@@ -132,21 +190,16 @@ Placement SequenceParallelPlan::place(Operation *op,
     reason = "has memory effects";
     return Placement::Unprovable;
   }
-  if (!info.isTokenWise())
+  bool reduces = info.reducesSequence && isa<linalg::LinalgOp>(op) &&
+                 getCombiner(cast<linalg::LinalgOp>(op));
+  if ((!info.isTokenWise() && !reduces) || usesTpLocal(op))
     return Placement::NeedsAllTokens;
-  for (Value operand : op->getOperands())
-    if (tpLocal.contains(operand))
-      return Placement::NeedsAllTokens;
-  bool capturesLocal = false;
-  visitUsedValuesDefinedAbove(op->getRegions(), [&](OpOperand *use) {
-    capturesLocal |= tpLocal.contains(use->get());
-  });
-  if (capturesLocal)
-    return Placement::NeedsAllTokens;
-  // Every result must have a static shape and keep the sequence.
+  // Every result must have a static shape and (unless reduced) keep the
+  // sequence.
   for (Value result : op->getResults()) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
-    if (!type || !type.hasStaticShape() || !analysis.getSeqDim(result))
+    if (!type || !type.hasStaticShape() ||
+        (!reduces && !analysis.getSeqDim(result)))
       return Placement::NeedsAllTokens;
   }
   // Sequence-indexed operands that are not sharded are sliced locally.
@@ -167,7 +220,7 @@ Placement SequenceParallelPlan::place(Operation *op,
       return Placement::Unprovable;
     }
   }
-  return Placement::Region;
+  return reduces ? Placement::PartialReduction : Placement::Region;
 }
 
 void SequenceParallelPlan::build() {
@@ -201,10 +254,28 @@ void SequenceParallelPlan::build() {
         ids.push_back(it->second);
     }
     std::string reason;
-    if (ids.empty() || place(&op, reason) != Placement::Region)
+    if (ids.empty())
+      continue;
+    Placement placement = place(&op, reason);
+    if (placement != Placement::Region &&
+        placement != Placement::PartialReduction)
       continue;
     for (unsigned id : ids)
       merged.unionSets(ids.front(), id);
+    if (placement == Placement::PartialReduction) {
+      const TokenWiseInfo &info = analysis.getInfo(&op);
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+        std::optional<SeqDim> seq = analysis.getSeqDim(op.getOperand(index));
+        if (dim < 0 || !seq)
+          continue;
+        reductionOps[&op] = PartialReduction{
+            ids.front(), *getCombiner(linalgOp), *seq,
+            analysis.getOuter(op.getOperand(index), *seq)};
+        break;
+      }
+      continue;
+    }
     regionOps[&op] = ids.front();
     for (Value result : op.getResults())
       shardedValues[result] = ids.front();
@@ -221,7 +292,8 @@ void SequenceParallelPlan::finalize() {
     Component &component = components[leader(id)];
     for (OpOperand &use : value.getUses()) {
       Operation *user = body.findAncestorOpInBlock(*use.getOwner());
-      if (user == use.getOwner() && regionOps.count(user))
+      if (user == use.getOwner() &&
+          (regionOps.count(user) || reductionOps.count(user)))
         continue;
       std::string reason;
       if (user != use.getOwner()) {
@@ -240,6 +312,8 @@ void SequenceParallelPlan::finalize() {
   }
   for (auto &[op, id] : regionOps)
     ++components[leader(id)].numRegionOps;
+  for (auto &[op, reduction] : reductionOps)
+    ++components[leader(reduction.component)].numRegionOps;
   for (unsigned id = 0; id < components.size(); ++id) {
     if (leader(id) == id)
       continue;
@@ -253,6 +327,8 @@ void SequenceParallelPlan::finalize() {
            (component.numRegionOps == 0 && component.args.empty());
   };
   regionOps.remove_if([&](auto &entry) { return dropped(entry.second); });
+  reductionOps.remove_if(
+      [&](auto &entry) { return dropped(entry.second.component); });
   shardedValues.remove_if(
       [&](auto &entry) { return dropped(entry.second); });
 }
@@ -267,6 +343,11 @@ private:
                             int64_t &numRanks);
   void rewrite(SequenceParallelPlan &plan, SequenceShardBuilder &builder,
                int64_t numRanks);
+  void rewritePartialReduction(Operation *op,
+                               const PartialReduction &reduction,
+                               SequenceParallelPlan &plan,
+                               SequenceShardBuilder &builder,
+                               DenseSet<Value> &localValues);
   void rewriteRegionOp(Operation *op, SequenceParallelPlan &plan,
                        SequenceShardBuilder &builder,
                        DenseSet<Value> &localValues);
@@ -377,6 +458,41 @@ void SequenceParallelPass::runOnOperation() {
   rewrite(plan, builder, numRanks);
 }
 
+/// Replaces the replicated, sequence-indexed operands of `op` with this rank's
+/// tokens (sliced locally, no communication).
+static void localizeOperands(Operation *op, const TokenWiseInfo &info,
+                             int64_t inner, SequenceShardBuilder &builder,
+                             const DenseSet<Value> &localValues) {
+  OpBuilder b(op);
+  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+    Value operand = op->getOperand(index);
+    if (dim < 0 || localValues.contains(operand))
+      continue;
+    op->setOperand(index,
+                   builder.localize(b, op->getLoc(), operand, dim, inner));
+  }
+}
+
+/// Makes `linalg.index` of the sequence loop read the global position.
+static void offsetPositions(Operation *op, const TokenWiseInfo &info,
+                            int64_t outer, int64_t inner,
+                            SequenceShardBuilder &builder) {
+  if (!info.positionDependent || info.seqLoop < 0)
+    return;
+  op->walk([&](linalg::IndexOp index) {
+    if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
+      return;
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : index.getResult().getUses())
+      uses.push_back(&use);
+    OpBuilder ib(index->getBlock(), std::next(index->getIterator()));
+    Value global =
+        builder.globalIndex(ib, index.getLoc(), index, outer, inner);
+    for (OpOperand *use : uses)
+      use->set(global);
+  });
+}
+
 void SequenceParallelPass::rewriteRegionOp(Operation *op,
                                            SequenceParallelPlan &plan,
                                            SequenceShardBuilder &builder,
@@ -388,14 +504,7 @@ void SequenceParallelPass::rewriteRegionOp(Operation *op,
   int64_t loopOuter = analysis.getOuter(op->getResult(0), resultSeq);
   auto originalType = cast<RankedTensorType>(op->getResult(0).getType());
 
-  // Replicated, sequence-indexed operands: this rank's tokens, locally.
-  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
-    Value operand = op->getOperand(index);
-    if (dim < 0 || localValues.contains(operand))
-      continue;
-    op->setOperand(index, builder.localize(b, op->getLoc(), operand, dim,
-                                           resultSeq.inner));
-  }
+  localizeOperands(op, info, resultSeq.inner, builder, localValues);
   for (Value result : op->getResults()) {
     auto type = cast<RankedTensorType>(result.getType());
     result.setType(builder.localType(type, analysis.getSeqDim(result)->dim));
@@ -410,21 +519,7 @@ void SequenceParallelPass::rewriteRegionOp(Operation *op,
                                    slice.getType().getDimSize(resultSeq.dim));
     slice.setStaticSizes(sizes);
   }
-  // Positions: linalg.index of the sequence loop becomes the global index.
-  if (info.positionDependent && info.seqLoop >= 0) {
-    op->walk([&](linalg::IndexOp index) {
-      if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
-        return;
-      SmallVector<OpOperand *> uses;
-      for (OpOperand &use : index.getResult().getUses())
-        uses.push_back(&use);
-      OpBuilder ib(index->getBlock(), std::next(index->getIterator()));
-      Value global = builder.globalIndex(ib, index.getLoc(), index, loopOuter,
-                                         resultSeq.inner);
-      for (OpOperand *use : uses)
-        use->set(global);
-    });
-  }
+  offsetPositions(op, info, loopOuter, resultSeq.inner, builder);
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
     SmallVector<Value> offsets(dropout.getOffsets());
     Value zero = arith::ConstantIndexOp::create(b, op->getLoc(), 0);
@@ -434,12 +529,55 @@ void SequenceParallelPass::rewriteRegionOp(Operation *op,
     offsets[resultSeq.dim] =
         arith::AddIOp::create(b, op->getLoc(), offsets[resultSeq.dim], shift);
     dropout.getOffsetsMutable().assign(offsets);
+    // A dropout that is already a shard of a larger tensor keeps its
+    // (outermost) global shape; offsets compose by addition.
     if (!dropout.getGlobalShape())
       dropout.setGlobalShape(originalType.getShape());
-    else {
-      // Already a shard of a larger tensor: keep the outermost global shape.
+  }
+}
+
+void SequenceParallelPass::rewritePartialReduction(
+    Operation *op, const PartialReduction &reduction,
+    SequenceParallelPlan &plan, SequenceShardBuilder &builder,
+    DenseSet<Value> &localValues) {
+  const TokenWiseInfo &info = plan.analysis.getInfo(op);
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  localizeOperands(op, info, reduction.seq.inner, builder, localValues);
+  offsetPositions(op, info, reduction.outer, reduction.seq.inner, builder);
+  // A sum must count its init once: reduce the shard from zero and add the
+  // init after the all-reduce (unless it is a zero fill). Max and min are
+  // idempotent and keep their init.
+  OpOperand &init = linalgOp.getDpsInitsMutable()[0];
+  Value originalInit = init.get();
+  auto type = cast<RankedTensorType>(originalInit.getType());
+  bool addInit = false;
+  OpBuilder b(op);
+  if (reduction.kind == shard::ReductionKind::Sum) {
+    auto fill = originalInit.getDefiningOp<linalg::FillOp>();
+    addInit = !fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
+                           !matchPattern(fill.getInputs()[0], m_Zero());
+    if (addInit) {
+      Value zero = arith::ConstantOp::create(
+          b, op->getLoc(), b.getZeroAttr(type.getElementType()));
+      Value empty = tensor::EmptyOp::create(b, op->getLoc(), type.getShape(),
+                                            type.getElementType());
+      init.set(linalg::FillOp::create(b, op->getLoc(), zero, empty)
+                   .getResult(0));
     }
   }
+  b.setInsertionPointAfter(op);
+  Value partial = op->getResult(0);
+  auto combined = shard::AllReduceOp::create(
+      b, op->getLoc(), partial, plan.grid.getValue(), {plan.axis},
+      reduction.kind);
+  Value result = combined.getResult();
+  if (addInit)
+    result = isa<FloatType>(type.getElementType())
+                 ? arith::AddFOp::create(b, op->getLoc(), result, originalInit)
+                       .getResult()
+                 : arith::AddIOp::create(b, op->getLoc(), result, originalInit)
+                       .getResult();
+  partial.replaceAllUsesExcept(result, combined);
 }
 
 void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
@@ -450,6 +588,7 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
   int64_t bytesBeforeTotal = 0, bytesAfterTotal = 0;
   int64_t scatters = 0, gathers = 0, kept = 0;
   int64_t scatterBytes = 0, gatherBytes = 0, keptBytes = 0;
+  int64_t reductions = 0, reductionBytes = 0;
 
   // Kept roots: explain why.
   DenseSet<Operation *> rewrittenRoots;
@@ -506,7 +645,8 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
   for (auto &[value, id] : plan.shardedValues) {
     Boundary boundary{value, *analysis.getSeqDim(value), {}};
     for (OpOperand &use : value.getUses())
-      if (!plan.regionOps.count(use.getOwner()))
+      if (!plan.regionOps.count(use.getOwner()) &&
+          !plan.reductionOps.count(use.getOwner()))
         boundary.uses.push_back(&use);
     if (boundary.uses.empty())
       continue;
@@ -567,6 +707,14 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
     }
     if (plan.regionOps.count(op))
       rewriteRegionOp(op, plan, builder, localValues);
+    auto reduction = plan.reductionOps.find(op);
+    if (reduction != plan.reductionOps.end()) {
+      rewritePartialReduction(op, reduction->second, plan, builder,
+                              localValues);
+      reductionBytes += builder.allReduceBytes(
+          cast<RankedTensorType>(op->getResult(0).getType()));
+      ++reductions;
+    }
   }
 
   // all_gather just before the first consumer that needs all tokens.
@@ -614,13 +762,14 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
     func.setType(FunctionType::get(&getContext(), body.getArgumentTypes(),
                                    returnOp.getOperandTypes()));
 
-  bytesAfterTotal = scatterBytes + gatherBytes + keptBytes;
+  bytesAfterTotal = scatterBytes + gatherBytes + keptBytes + reductionBytes;
   numReduceScatters += scatters;
   numAllGathers += gathers;
   numKeptAllReduces += kept;
   bytesBefore += bytesBeforeTotal;
   bytesAfter += bytesAfterTotal;
-  emitRemark(func.getLoc()) << "sequence-parallel over " << plan.grid << " axis "
+  InFlightDiagnostic remark = emitRemark(func.getLoc());
+  remark << "sequence-parallel over " << plan.grid << " axis "
                     << plan.axis << " (t=" << numRanks << ", s="
                     << analysis.getSeqLen() << "): " << plan.allRoots.size()
                     << " all_reduce (" << bytesBeforeTotal
@@ -628,8 +777,11 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
                     << " reduce_scatter (" << scatterBytes << " bytes) + "
                     << gathers << " all_gather (" << gatherBytes
                     << " bytes) + " << kept << " all_reduce kept ("
-                    << keptBytes << " bytes); total " << bytesAfterTotal
-                    << " bytes";
+                    << keptBytes << " bytes)";
+  if (reductions)
+    remark << " + " << reductions << " all_reduce of sequence reductions ("
+           << reductionBytes << " bytes)";
+  remark << "; total " << bytesAfterTotal << " bytes";
 }
 
 } // namespace
