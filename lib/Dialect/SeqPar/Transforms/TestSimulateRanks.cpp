@@ -27,8 +27,8 @@ using namespace mlir::seqpar;
 namespace {
 
 /// Returns `v[offset : offset + size]` along `dim` (static sizes only).
-Value sliceDim(OpBuilder &b, Location loc, Value v, int64_t dim,
-               int64_t offset, int64_t size) {
+Value sliceDim(OpBuilder &b, Location loc, Value v, int64_t dim, int64_t offset,
+               int64_t size) {
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
@@ -92,8 +92,8 @@ FailureOr<Type>
 RankSimulator::getGlobalType(Type local, ShardingAttr s,
                              function_ref<InFlightDiagnostic()> emitErr) {
   if (s.getGrid().getValue() != grid.getSymName())
-    return emitErr() << "sharding is on grid " << s.getGrid()
-                     << ", expected @" << grid.getSymName();
+    return emitErr() << "sharding is on grid " << s.getGrid() << ", expected @"
+                     << grid.getSymName();
   if (!s.getPartialAxes().empty())
     return emitErr() << "partial sharding " << s
                      << " cannot be simulated (no global value to cut)";
@@ -106,8 +106,7 @@ RankSimulator::getGlobalType(Type local, ShardingAttr s,
                      << " of non-tensor or lower-rank type " << local;
   DimShardingAttr ds = s.getDims()[dim];
   if (ds.getAxes().size() != 1 || ds.getAxes()[0] != 0)
-    return emitErr() << "sharding " << s
-                     << " must split over grid axis 0 only";
+    return emitErr() << "sharding " << s << " must split over grid axis 0 only";
   int64_t size = type.getDimSize(dim);
   if (ShapedType::isDynamic(size))
     return emitErr() << "split dim " << dim << " of " << local
@@ -173,9 +172,9 @@ Value RankSimulator::assemble(OpBuilder &b, Location loc,
     int64_t c = local / 2;
     SmallVector<Value> chunks;
     for (int64_t j = 0; j < 2 * t; ++j)
-      chunks.push_back(j < t ? sliceDim(b, loc, pieces[j], dim, 0, c)
-                             : sliceDim(b, loc, pieces[2 * t - 1 - j], dim, c,
-                                        c));
+      chunks.push_back(
+          j < t ? sliceDim(b, loc, pieces[j], dim, 0, c)
+                : sliceDim(b, loc, pieces[2 * t - 1 - j], dim, c, c));
     return concatDim(b, loc, chunks, dim);
   }
   }
@@ -357,8 +356,8 @@ LogicalResult RankSimulator::run(StringRef newName) {
   }
   for (auto [i, local] : llvm::enumerate(type.getResults())) {
     auto emitErr = [&, i = i]() {
-      return src.emitError() << "result #" << i << " of @"
-                             << src.getSymName() << ": ";
+      return src.emitError()
+             << "result #" << i << " of @" << src.getSymName() << ": ";
     };
     ShardingAttr s = getResultSharding(src, i);
     if (!s)
@@ -373,8 +372,8 @@ LogicalResult RankSimulator::run(StringRef newName) {
 
   OpBuilder b(src->getContext());
   b.setInsertionPointAfter(src);
-  auto sim = func::FuncOp::create(
-      b, src.getLoc(), newName, b.getFunctionType(argTypes, resultTypes));
+  auto sim = func::FuncOp::create(b, src.getLoc(), newName,
+                                  b.getFunctionType(argTypes, resultTypes));
   Block *entry = sim.addEntryBlock();
   b.setInsertionPointToStart(entry);
   auto fail = [&]() {
@@ -408,8 +407,8 @@ LogicalResult RankSimulator::run(StringRef newName) {
       continue;
     }
     WalkResult nested = op.walk([&](Operation *inner) {
-      if (inner != &op && isa_and_nonnull<shard::ShardDialect>(
-                              inner->getDialect())) {
+      if (inner != &op &&
+          isa_and_nonnull<shard::ShardDialect>(inner->getDialect())) {
         inner->emitError("cannot simulate '")
             << inner->getName()
             << "' nested in a region: shard ops must be at function level";

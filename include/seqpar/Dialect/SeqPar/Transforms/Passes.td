@@ -120,4 +120,56 @@ def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
   ];
 }
 
+def TestSimulateRanks : Pass<"seqpar-test-simulate-ranks", "::mlir::ModuleOp"> {
+  let summary = "Simulate the t ranks of a per-rank program in one function (for tests)";
+  let description = [{
+    Proof by execution, without a communication runtime: given a per-rank
+    entry function on a 1-D `shard.grid` of static size t, creates
+    `<func>_simulated` whose signature is the global (single-device) one,
+    derived from each argument's and result's `seqpar.sharding` (replicated:
+    same type; split, grouped or zigzag: the split dim times t; partial:
+    refused). Its body cuts rank r's arguments from the global ones
+    (`tensor.extract_slice`, plus `tensor.concat` for grouped and zigzag
+    splits), runs t copies of the per-rank body in lockstep with per-rank
+    value maps, and replaces each shard op by what it computes across ranks:
+    `process_multi_index`/`process_linear_index` -> the constant r,
+    `grid_shape` -> t, `all_reduce` (sum/max/min/product) -> elementwise arith
+    on the t inputs, `reduce_scatter` -> that combination sliced per rank
+    along `scatter_axis`, `all_gather` -> `tensor.concat` of the t inputs
+    along `gather_axis`, `all_slice` -> each rank's slice. Results are
+    assembled per their sharding (replicated: rank 0's value). Any other
+    shard op, a shard op nested in a region, a collective on another grid, a
+    missing sharding attribute, a partial sharding, or a grid that is not
+    1-D and static is an error. The per-rank function is left unchanged.
+
+    Before (t = 2):
+    ```mlir
+    func.func @forward(%x: tensor<4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})
+        -> (tensor<8x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}) {
+      %g = shard.all_gather %x on @grid grid_axes = [0] gather_axis = 0
+          : tensor<4x8xf32> -> tensor<8x8xf32>
+      return %g : tensor<8x8xf32>
+    }
+    ```
+    After (added):
+    ```mlir
+    func.func @forward_simulated(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+      %x0 = tensor.extract_slice %x[0, 0] [4, 8] [1, 1] : tensor<8x8xf32> to tensor<4x8xf32>
+      %x1 = tensor.extract_slice %x[4, 0] [4, 8] [1, 1] : tensor<8x8xf32> to tensor<4x8xf32>
+      %g = tensor.concat dim(0) %x0, %x1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+      return %g : tensor<8x8xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", /*default=*/"\"forward\"",
+           "Per-rank entry function to simulate">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // SEQPAR_TRANSFORMS_PASSES_TD
