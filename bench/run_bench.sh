@@ -34,7 +34,7 @@ LAYERS="${LAYERS:-1 10 80}"
 REPEAT="${REPEAT:-3}"
 GEN="bench/gen_tp_graph.py"
 MODEL_ARGS=(--model gpt --batch 1 --seq 16384 --hidden 8192 --heads 64 --tp 8)
-SEQPAR_PIPELINE='builtin.module(func.func(seqpar-sequence-parallel))'
+SEQPAR_PIPELINE='builtin.module(seqpar-sequence-parallel)'
 # The pass reports a summary remark on the function; by default the driver
 # appends the whole function to every diagnostic ("see current operation"),
 # which at 80 layers prints ~2 MB inside the pass's timer. That dump is printing,

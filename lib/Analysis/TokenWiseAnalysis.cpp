@@ -81,17 +81,21 @@ LogicalResult TokenWiseAnalysis::run() {
       continue;
     auto type = dyn_cast<RankedTensorType>(func.getArgument(index).getType());
     if (!type || dim >= type.getRank())
-      return func.emitError() << "sequence dim " << dim << " of argument #"
+      return emitError(func.getArgument(index).getLoc()) << "sequence dim " << dim << " of argument #"
                               << index << " is out of range for "
                               << func.getArgument(index).getType();
     if (type.isDynamicDim(dim))
-      return func.emitError()
+      return emitError(func.getArgument(index).getLoc())
              << "argument #" << index << " has a dynamic sequence length ("
              << type << ", dim " << dim
              << "); sequence parallelism needs a static length";
     int64_t length = type.getDimSize(dim);
+    if (length == 0)
+      return emitError(func.getArgument(index).getLoc())
+             << "argument #" << index << " has an empty sequence (" << type
+             << ", dim " << dim << ")";
     if (seqLen >= 0 && seqLen != length)
-      return func.emitError()
+      return emitError(func.getArgument(index).getLoc())
              << "arguments disagree on the sequence length: " << seqLen
              << " and " << length << " (argument #" << index << ")";
     seqLen = length;
@@ -149,7 +153,7 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
     if (info.seqLoop < 0) {
       info.seqLoop = loop;
       loopSeq = seq;
-    } else if (loop != info.seqLoop || !(*seq == *loopSeq)) {
+    } else if (loop != info.seqLoop || seq->inner != loopSeq->inner) {
       if (mixReason.empty())
         mixReason = "operand #" + std::to_string(operand.getOperandNumber()) +
                     " reads other tokens (its sequence dim follows loop d" +

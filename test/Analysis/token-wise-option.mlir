@@ -37,3 +37,12 @@ func.func @disagree(%x: tensor<8x2xf32> {seqpar.seq_dim = 0 : i64}, %y: tensor<4
 func.func @dynamic(%x: tensor<?x2xf32> {seqpar.seq_dim = 0 : i64}) {
   return
 }
+
+// -----
+
+// Tests that an empty sequence is refused.
+
+// expected-error @below {{argument #0 has an empty sequence ('tensor<0x2xf32>', dim 0)}}
+func.func @empty(%x: tensor<0x2xf32> {seqpar.seq_dim = 0 : i64}) {
+  return
+}

@@ -158,3 +158,21 @@ func.func @unknown(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %b: tensor<1
   %a = tosa.add %x, %b : (tensor<8x16xf32>, tensor<1x16xf32>) -> tensor<8x16xf32>
   return %t, %a : tensor<8x16xf32>, tensor<8x16xf32>
 }
+
+// -----
+
+// Tests Megatron's [s, b, h] activations meeting a [b, s] per-token tensor:
+// both follow loop d0 through different dims, which is token-wise.
+
+func.func @sbh_with_bs(%x: tensor<8x2x4xf32> {seqpar.seq_dim = 0 : i64}, %m: tensor<2x8xf32> {seqpar.seq_dim = 1 : i64}) -> tensor<8x2x4xf32> {
+  // expected-remark @below {{no sequence dim}}
+  %e = tensor.empty() : tensor<8x2x4xf32>
+  // expected-remark @below {{token-wise along dim 0, loop d0}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %m : tensor<8x2x4xf32>, tensor<2x8xf32>) outs(%e : tensor<8x2x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8x2x4xf32>
+  return %y : tensor<8x2x4xf32>
+}

@@ -1,5 +1,5 @@
 // RUN: seqpar-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(seqpar-sequence-parallel))'
+// RUN:   --pass-pipeline='builtin.module(seqpar-sequence-parallel)'
 
 // Tests that an all-reduce whose token-wise region reaches an op without a
 // token-wise rule stays in place, with a remark naming the op.
@@ -27,7 +27,7 @@ func.func @nothing_token_wise(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, se
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x16xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
-  // expected-remark @below {{all_reduce kept: nothing token-wise follows it; its first consumer 'linalg.matmul' needs all tokens}}
+  // expected-remark @below {{all_reduce kept: nothing token-wise follows it; its first consumer 'linalg.matmul' has an operand sharded or partial over the TP axis}}
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
   %m = linalg.matmul ins(%r, %w : tensor<8x16xf32>, tensor<16x16xf32>) outs(%f : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %m : tensor<8x16xf32>
@@ -145,10 +145,58 @@ func.func @nested_use(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %c: i1) -
 // Tests that a function with several blocks is left alone, with a remark.
 
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
-// expected-remark @below {{sequence-parallel: skipped, the function has more than one block}}
 func.func @blocks(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  // expected-remark @below {{all_reduce kept: sequence parallelism rewrites the top level of a single-block function only}}
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
   cf.br ^bb1(%r : tensor<8x16xf32>)
 ^bb1(%v: tensor<8x16xf32>):
   return %v : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that an all-reduce inside a loop is reported, not silently skipped.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{0 all_reduce}}
+func.func @in_loop(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %y = scf.for %i = %c0 to %c2 step %c1 iter_args(%v = %x) -> tensor<8x16xf32> {
+    // expected-remark @below {{all_reduce kept: sequence parallelism rewrites the top level of a single-block function only}}
+    %r = shard.all_reduce %v on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+    scf.yield %r : tensor<8x16xf32>
+  }
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that an unused all-reduce says so.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce kept}}
+func.func @unused(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) {
+  // expected-remark @below {{all_reduce kept: its result is unused}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+// Tests that a function with call sites keeps its signature under
+// input-sharded/output-sharded (here the options are off: no remark; the
+// option run is in seqpar-sequence-parallel-signature.mlir).
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce}}
+func.func @callee(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  return %a : tensor<8x16xf32>
+}
+func.func @caller(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %y = func.call @callee(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
 }

@@ -1,5 +1,5 @@
 // RUN: not seqpar-opt %s \
-// RUN:   --pass-pipeline='builtin.module(func.func(seqpar-sequence-parallel{grid=nope}))' 2>&1 \
+// RUN:   --pass-pipeline='builtin.module(seqpar-sequence-parallel{grid=nope})' 2>&1 \
 // RUN:   | FileCheck %s
 
 // Tests that a grid option naming no grid is a located error and a failure.

@@ -1,7 +1,7 @@
 // RUN: seqpar-opt %s -split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(seqpar-sequence-parallel))' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(seqpar-sequence-parallel)' | FileCheck %s
 // RUN: seqpar-opt %s -split-input-file \
-// RUN:   --pass-pipeline='builtin.module(func.func(seqpar-sequence-parallel{input-sharded=true output-sharded=true}))' \
+// RUN:   --pass-pipeline='builtin.module(seqpar-sequence-parallel{input-sharded=true output-sharded=true})' \
 // RUN:   | FileCheck %s --check-prefix=SHARDED
 
 // Tests the basic rewrite: the row-parallel all-reduce becomes a

@@ -38,3 +38,12 @@ func.func @dropout(%x: tensor<2x16x8xf32>, %x1: tensor<2x8x8xf32>, %seed: i64, %
   %y1 = seqpar.dropout %x1 seed %seed offsets(%c0, %off, %c0) {rate = 0.1 : f64, site = 0 : i64, global_shape = array<i64: 2, 16, 8>} : tensor<2x8x8xf32>
   return %y, %y1 : tensor<2x16x8xf32>, tensor<2x8x8xf32>
 }
+
+// -----
+
+// Tests that function declarations accept seqpar argument attributes.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func private @declaration
+// CHECK-SAME: seqpar.seq_dim = 0 : i64
+func.func private @declaration(tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})

@@ -258,7 +258,9 @@ ShardingAttr ShardingAttr::withDimSplit(int64_t dim,
   auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1);
   if (static_cast<int64_t>(dims.size()) <= dim)
     dims.resize(dim + 1, unsplit);
-  dims[dim] = DimShardingAttr::get(ctx, axes, SplitKind::contiguous, 1);
+  SmallVector<int16_t> allAxes(dims[dim].getAxes());
+  llvm::append_range(allAxes, axes);
+  dims[dim] = DimShardingAttr::get(ctx, allAxes, SplitKind::contiguous, 1);
   while (!dims.empty() && !dims.back().isSplit())
     dims.pop_back();
   return ShardingAttr::get(ctx, getGrid(), dims, getPartialAxes());

@@ -51,10 +51,18 @@ LogicalResult SeqParDialect::verifyRegionArgAttribute(Operation *op,
                                                       unsigned regionIndex,
                                                       unsigned argIndex,
                                                       NamedAttribute attr) {
-  Region &region = op->getRegion(regionIndex);
-  if (region.empty() || argIndex >= region.getNumArguments())
+  // Declarations have no entry block: take the type from the signature.
+  Type type;
+  if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+    if (argIndex < func.getArgumentTypes().size())
+      type = func.getArgumentTypes()[argIndex];
+  } else if (regionIndex < op->getNumRegions() &&
+             !op->getRegion(regionIndex).empty() &&
+             argIndex < op->getRegion(regionIndex).getNumArguments()) {
+    type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  }
+  if (!type)
     return op->emitOpError() << "seqpar attribute on a missing argument";
-  Type type = region.getArgument(argIndex).getType();
   return verifyFunctionAttr(op, attr, type, /*isArg=*/true,
                             ("argument #" + Twine(argIndex)).str());
 }

@@ -22,13 +22,15 @@ void mlir::seqpar::buildSequenceParallelPipeline(
   fpm.addPass(createTosaToArithPass());
   fpm.addPass(createTosaToTensorPass());
   pm.addPass(createFoldReduceScatter());
+  pm.addPass(createCSEPass());
   SequenceParallelOptions sp;
   sp.gridName = opts.grid;
   sp.gridAxis = opts.gridAxis;
   sp.seqDim = opts.seqDim;
   sp.inputSharded = opts.inputSharded;
   sp.outputSharded = opts.outputSharded;
-  pm.nest<func::FuncOp>().addPass(createSequenceParallel(sp));
+  sp.padUneven = opts.pad;
+  pm.addPass(createSequenceParallel(sp));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -65,6 +65,7 @@ struct Component {
   Operation *blocker = nullptr;
   std::string blockerReason;
   Operation *firstBoundary = nullptr;
+  std::string firstBoundaryReason;
 };
 
 class SequenceParallelPlan {
@@ -81,6 +82,8 @@ public:
   FlatSymbolRefAttr grid;
   int16_t axis;
   bool inputSharded;
+  /// Off when the sequence is padded: padding tokens must not be reduced.
+  bool allowPartialReductions = true;
 
   /// Values whose per-rank form depends on the TP rank.
   DenseSet<Value> tpLocal;
@@ -105,6 +108,13 @@ private:
   Placement place(Operation *op, std::string &reason) const;
   void finalize();
 };
+
+/// Whether `sharding` can describe dim `dim` split further over one more
+/// grid axis (only contiguous splits compose).
+static bool canSplitFurther(ShardingAttr sharding, int64_t dim) {
+  DimShardingAttr split = sharding.getDimSharding(dim);
+  return !split || split.getKind() == SplitKind::contiguous;
+}
 
 bool SequenceParallelPlan::isRoot(shard::AllReduceOp op) const {
   return op.getGrid() == grid.getValue() &&
@@ -177,10 +187,14 @@ static std::optional<shard::ReductionKind> getCombiner(linalg::LinalgOp op) {
 /// Decides whether `op`, which uses a sharded value, runs on the shard.
 Placement SequenceParallelPlan::place(Operation *op,
                                       std::string &reason) const {
-  if (isa<func::ReturnOp>(op) || op->getDialect() ==
-                                     op->getContext()->getLoadedDialect(
-                                         shard::ShardDialect::getDialectNamespace()))
+  if (isa<func::ReturnOp>(op)) {
+    reason = "returns it";
     return Placement::NeedsAllTokens;
+  }
+  if (isa<shard::ShardDialect>(op->getDialect())) {
+    reason = "is a collective";
+    return Placement::NeedsAllTokens;
+  }
   const TokenWiseInfo &info = analysis.getInfo(op);
   if (info.kind == TokenWiseInfo::Kind::Unknown) {
     reason = info.reason;
@@ -190,17 +204,26 @@ Placement SequenceParallelPlan::place(Operation *op,
     reason = "has memory effects";
     return Placement::Unprovable;
   }
-  bool reduces = info.reducesSequence && isa<linalg::LinalgOp>(op) &&
+  bool reduces = allowPartialReductions && info.reducesSequence &&
+                 isa<linalg::LinalgOp>(op) &&
                  getCombiner(cast<linalg::LinalgOp>(op));
-  if ((!info.isTokenWise() && !reduces) || usesTpLocal(op))
+  if (!info.isTokenWise() && !reduces) {
+    reason = "mixes tokens: " + info.reason;
     return Placement::NeedsAllTokens;
-  // Every result must have a static shape and (unless reduced) keep the
-  // sequence.
+  }
+  if (usesTpLocal(op)) {
+    reason = "has an operand sharded or partial over the TP axis";
+    return Placement::NeedsAllTokens;
+  }
+  // Every result must have a static, non-empty shape and (unless reduced)
+  // keep the sequence.
   for (Value result : op->getResults()) {
     auto type = dyn_cast<RankedTensorType>(result.getType());
-    if (!type || !type.hasStaticShape() ||
-        (!reduces && !analysis.getSeqDim(result)))
+    if (!type || !type.hasStaticShape() || type.getNumElements() == 0 ||
+        (!reduces && !analysis.getSeqDim(result))) {
+      reason = "has a result of dynamic, empty or unsupported shape";
       return Placement::NeedsAllTokens;
+    }
   }
   // Sequence-indexed operands that are not sharded are sliced locally.
   for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
@@ -235,7 +258,9 @@ void SequenceParallelPlan::build() {
   if (inputSharded) {
     for (BlockArgument arg : func.getArguments()) {
       std::optional<SeqDim> seq = analysis.getSeqDim(arg);
-      if (seq && !tpLocal.contains(arg))
+      ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+      if (seq && seq->inner == 1 && !tpLocal.contains(arg) &&
+          (!sharding || canSplitFurther(sharding, seq->dim)))
         components[newComponent(arg)].args.push_back(arg);
     }
   }
@@ -243,7 +268,8 @@ void SequenceParallelPlan::build() {
     if (auto reduce = dyn_cast<shard::AllReduceOp>(op); reduce && isRoot(reduce)) {
       allRoots.push_back(reduce);
       auto type = cast<RankedTensorType>(reduce.getType());
-      if (analysis.getSeqDim(reduce.getResult()) && type.hasStaticShape())
+      if (analysis.getSeqDim(reduce.getResult()) && type.hasStaticShape() &&
+          type.getNumElements() > 0)
         components[newComponent(reduce.getResult())].roots.push_back(reduce);
       continue;
     }
@@ -300,8 +326,10 @@ void SequenceParallelPlan::finalize() {
         reason = "uses the value inside a nested region";
       } else if (place(user, reason) != Placement::Unprovable) {
         if (!component.firstBoundary ||
-            user->isBeforeInBlock(component.firstBoundary))
+            user->isBeforeInBlock(component.firstBoundary)) {
           component.firstBoundary = user;
+          component.firstBoundaryReason = reason;
+        }
         continue;
       }
       if (!component.blocker) {
@@ -339,10 +367,12 @@ struct SequenceParallelPass
   void runOnOperation() override;
 
 private:
-  LogicalResult resolveGrid(FlatSymbolRefAttr &grid, int16_t &axis,
-                            int64_t &numRanks);
-  void rewrite(SequenceParallelPlan &plan, SequenceShardBuilder &builder,
-               int64_t numRanks);
+  LogicalResult runOnFunction(func::FuncOp func);
+  LogicalResult resolveGrid(func::FuncOp func, FlatSymbolRefAttr &grid,
+                            int16_t &axis, int64_t &numRanks);
+  void rewrite(func::FuncOp func, SequenceParallelPlan &plan,
+               SequenceShardBuilder &builder, int64_t numRanks,
+               bool keepSignature);
   void rewritePartialReduction(Operation *op,
                                const PartialReduction &reduction,
                                SequenceParallelPlan &plan,
@@ -353,10 +383,13 @@ private:
                        DenseSet<Value> &localValues);
 };
 
-LogicalResult SequenceParallelPass::resolveGrid(FlatSymbolRefAttr &grid,
+LogicalResult SequenceParallelPass::resolveGrid(func::FuncOp func,
+                                                FlatSymbolRefAttr &grid,
                                                 int16_t &axis,
                                                 int64_t &numRanks) {
-  func::FuncOp func = getOperation();
+  // Errors go to the function's location, not the op: the op would be
+  // printed with the diagnostic (megabytes for an 80-layer model).
+  Location loc = func.getLoc();
   Operation *symbolTableOp = SymbolTable::getNearestSymbolTable(func);
   shard::GridOp gridOp;
   if (!gridName.empty()) {
@@ -364,7 +397,7 @@ LogicalResult SequenceParallelPass::resolveGrid(FlatSymbolRefAttr &grid,
         symbolTableOp ? SymbolTable::lookupSymbolIn(symbolTableOp, gridName)
                       : nullptr);
     if (!gridOp)
-      return func.emitError() << "no shard.grid named @" << gridName;
+      return emitError(loc) << "no shard.grid named @" << gridName;
   } else {
     SmallVector<shard::GridOp> grids;
     if (symbolTableOp)
@@ -373,7 +406,7 @@ LogicalResult SequenceParallelPass::resolveGrid(FlatSymbolRefAttr &grid,
           for (auto candidate : block.getOps<shard::GridOp>())
             grids.push_back(candidate);
     if (grids.size() != 1)
-      return func.emitError()
+      return emitError(loc)
              << "found " << grids.size()
              << " shard.grid ops; name the TP grid with the 'grid' option";
     gridOp = grids.front();
@@ -381,19 +414,19 @@ LogicalResult SequenceParallelPass::resolveGrid(FlatSymbolRefAttr &grid,
   int64_t axisIndex = gridAxis;
   if (axisIndex < 0) {
     if (gridOp.getRank() != 1)
-      return func.emitError()
+      return emitError(loc)
              << "grid @" << gridOp.getSymName() << " has " << gridOp.getRank()
              << " axes; name the TP axis with the 'grid-axis' option";
     axisIndex = 0;
   }
   if (axisIndex >= gridOp.getRank())
-    return func.emitError() << "grid axis " << axisIndex
+    return emitError(loc) << "grid axis " << axisIndex
                             << " is out of range for grid @"
                             << gridOp.getSymName() << " of rank "
                             << gridOp.getRank();
   numRanks = gridOp.getShape()[axisIndex];
   if (ShapedType::isDynamic(numRanks) || numRanks < 1)
-    return func.emitError() << "grid axis " << axisIndex << " of @"
+    return emitError(loc) << "grid axis " << axisIndex << " of @"
                             << gridOp.getSymName()
                             << " needs a static size to shard the sequence";
   grid = FlatSymbolRefAttr::get(gridOp.getSymNameAttr());
@@ -402,60 +435,99 @@ LogicalResult SequenceParallelPass::resolveGrid(FlatSymbolRefAttr &grid,
 }
 
 void SequenceParallelPass::runOnOperation() {
-  func::FuncOp func = getOperation();
+  for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
+    if (failed(runOnFunction(func)))
+      return signalPassFailure();
+}
+
+/// Reports TP all-reduces the rewrite does not see: only the top level of a
+/// single-block function is rewritten.
+static void remarkOnNestedAllReduces(func::FuncOp func, bool wholeFunction) {
+  func.walk([&](shard::AllReduceOp reduce) {
+    if (!wholeFunction && reduce->getParentOp() == func.getOperation() &&
+        reduce->getBlock() == &func.getBody().front())
+      return;
+    emitRemark(reduce.getLoc())
+        << "all_reduce kept: sequence parallelism rewrites the top level of "
+           "a single-block function only";
+  });
+}
+
+LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
   if (func.getBody().empty())
-    return;
-  if (!func.getBody().hasOneBlock()) {
-    emitRemark(func.getLoc())
-        << "sequence-parallel: skipped, the function has more than one block";
-    return;
-  }
+    return success();
+  bool anyAllReduce = false;
+  func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });
   // Nothing to do (and no grid needed) without all-reduces or sharded input.
-  bool anyAllReduce = !func.getBody().front().getOps<shard::AllReduceOp>().empty();
   if (!anyAllReduce && !inputSharded)
-    return;
+    return success();
+  if (!func.getBody().hasOneBlock()) {
+    remarkOnNestedAllReduces(func, /*wholeFunction=*/true);
+    return success();
+  }
+  remarkOnNestedAllReduces(func, /*wholeFunction=*/false);
   FlatSymbolRefAttr grid;
-  int16_t axis;
-  int64_t numRanks;
-  if (failed(resolveGrid(grid, axis, numRanks)))
-    return signalPassFailure();
+  int16_t axis = 0;
+  int64_t numRanks = 1;
+  if (failed(resolveGrid(func, grid, axis, numRanks)))
+    return failure();
 
   TokenWiseAnalysis analysis(func, getArgSeqDims(func, seqDim));
   if (failed(analysis.run()))
-    return signalPassFailure();
-  SequenceParallelPlan plan(func, analysis, grid, axis, inputSharded);
+    return failure();
+  // The signature may only change where no call site depends on it.
+  bool keepSignature =
+      (inputSharded || outputSharded) &&
+      !SymbolTable::symbolKnownUseEmpty(func, getOperation());
+  if (keepSignature)
+    emitRemark(func.getLoc())
+        << "sequence-parallel: the function is called, so its signature is "
+           "kept (input-sharded and output-sharded are ignored for it)";
+  SequenceParallelPlan plan(func, analysis, grid, axis,
+                            inputSharded && !keepSignature);
+  plan.allowPartialReductions =
+      analysis.getSeqLen() < 0 || analysis.getSeqLen() % numRanks == 0;
   plan.build();
   numAllReducesBefore += plan.allRoots.size();
 
   if (analysis.getSeqLen() < 0) {
-    if (!plan.allRoots.empty()) {
-      func.emitError() << "no sequence dim: put a seqpar.seq_dim attribute on "
-                          "an argument or pass the 'seq-dim' option";
-      return signalPassFailure();
-    }
-    return;
+    if (plan.allRoots.empty())
+      return success();
+    InFlightDiagnostic diag = emitError(func.getLoc())
+                              << "no sequence dim: put a seqpar.seq_dim "
+                                 "attribute on an argument";
+    if (seqDim >= 0)
+      diag << " (the seq-dim=" << seqDim
+           << " option applies to the first tensor argument of rank > "
+           << seqDim << ", and there is none)";
+    else
+      diag << " or pass the 'seq-dim' option";
+    return failure();
   }
-  // Refuse uneven shards before touching the IR (SPEC section 3.2).
+  // Refuse uneven shards before touching the IR, unless asked to pad
+  // (SPEC section 3.2).
   int64_t seqLen = analysis.getSeqLen();
-  if (seqLen % numRanks != 0) {
-    Value culprit;
-    for (auto &[value, id] : plan.shardedValues) {
-      culprit = value;
-      break;
-    }
-    if (culprit) {
-      Operation *at = culprit.getDefiningOp() ? culprit.getDefiningOp()
-                                              : func.getOperation();
-      SeqDim seq = *analysis.getSeqDim(culprit);
-      at->emitError() << "sequence length " << seqLen << " (dim " << seq.dim
-                      << " of " << culprit.getType()
-                      << ") is not divisible by the " << numRanks
-                      << " ranks of grid axis " << axis << " of " << grid;
-      return signalPassFailure();
+  if (seqLen % numRanks != 0 && !plan.shardedValues.empty()) {
+    Value culprit = plan.shardedValues.front().first;
+    SeqDim seq = *analysis.getSeqDim(culprit);
+    Location at = culprit.getLoc();
+    if (!padUneven || plan.inputSharded) {
+      InFlightDiagnostic diag = emitError(at)
+                                << "sequence length " << seqLen << " (dim "
+                                << seq.dim << " of " << culprit.getType()
+                                << ") is not divisible by the " << numRanks
+                                << " ranks of grid axis " << axis << " of "
+                                << grid;
+      if (plan.inputSharded)
+        diag << "; an input taken sequence-sharded cannot be padded";
+      else
+        diag << "; pass pad=true to pad it";
+      return failure();
     }
   }
   SequenceShardBuilder builder(func, grid, axis, numRanks, seqLen);
-  rewrite(plan, builder, numRanks);
+  rewrite(func, plan, builder, numRanks, keepSignature);
+  return success();
 }
 
 /// Replaces the replicated, sequence-indexed operands of `op` with this rank's
@@ -580,10 +652,10 @@ void SequenceParallelPass::rewritePartialReduction(
   partial.replaceAllUsesExcept(result, combined);
 }
 
-void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
+void SequenceParallelPass::rewrite(func::FuncOp func,
+                                   SequenceParallelPlan &plan,
                                    SequenceShardBuilder &builder,
-                                   int64_t numRanks) {
-  func::FuncOp func = getOperation();
+                                   int64_t numRanks, bool keepSignature) {
   TokenWiseAnalysis &analysis = plan.analysis;
   int64_t bytesBeforeTotal = 0, bytesAfterTotal = 0;
   int64_t scatters = 0, gathers = 0, kept = 0;
@@ -609,27 +681,30 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
         remark << "its sequence-sharded region would reach '"
                << component.blocker->getName() << "' ("
                << component.blockerReason << ")";
-      else
+      else if (component.firstBoundary)
         remark << "nothing token-wise follows it; its first consumer '"
-               << (component.firstBoundary
-                       ? component.firstBoundary->getName().getStringRef()
-                       : StringRef("?"))
-               << "' needs all tokens";
+               << component.firstBoundary->getName() << "' "
+               << component.firstBoundaryReason;
+      else
+        remark << "its result is unused";
       if (component.blocker)
         remark.attachNote(component.blocker->getLoc()) << "blocking op here";
     }
   }
   for (shard::AllReduceOp root : plan.allRoots) {
-    int64_t bytes =
-        builder.allReduceBytes(cast<RankedTensorType>(root.getType()));
+    auto type = cast<RankedTensorType>(root.getType());
+    int64_t bytes = type.hasStaticShape() ? builder.allReduceBytes(type) : 0;
     bytesBeforeTotal += bytes;
     if (rewrittenRoots.contains(root))
       continue;
     ++kept;
     keptBytes += bytes;
-    if (!analysis.getSeqDim(root.getResult()))
-      emitRemark(root.getLoc()) << "all_reduce kept: its result does not carry the "
-                           "sequence dim";
+    if (!type.hasStaticShape() || type.getNumElements() == 0)
+      emitRemark(root.getLoc())
+          << "all_reduce kept: its shape is dynamic or empty";
+    else if (!analysis.getSeqDim(root.getResult()))
+      emitRemark(root.getLoc())
+          << "all_reduce kept: its result does not carry the sequence dim";
   }
 
   // Uses outside the region, recorded before any rewrite (OpOperands stay
@@ -726,15 +801,20 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
     SeqDim seq = boundary.seq;
     ArrayRef<OpOperand *> uses = boundary.uses;
     SmallVector<OpOperand *> toGather;
+    // A result stays sharded only when its sharding attribute can say so:
+    // a whole (not flattened) sequence dim, no padding, a free signature.
+    int64_t outer =
+        cast<RankedTensorType>(value.getType()).getDimSize(seq.dim) /
+        (builder.getLocalSeqLen() * seq.inner);
+    bool leaveSharded = outputSharded && !keepSignature &&
+                        !builder.isPadded() && outer == 1 && seq.inner == 1;
     for (OpOperand *use : uses) {
-      int64_t outer = cast<RankedTensorType>(value.getType()).getDimSize(seq.dim) /
-                      (analysis.getSeqLen() / numRanks * seq.inner);
-      if (outputSharded && use->getOwner() == returnOp.getOperation() &&
-          outer == 1) {
-        unsigned index = use->getOperandNumber();
-        ShardingAttr sharding = getResultSharding(func, index);
-        if (!sharding)
-          sharding = ShardingAttr::getReplicated(&getContext(), plan.grid);
+      unsigned index = use->getOperandNumber();
+      ShardingAttr sharding = getResultSharding(func, index);
+      if (!sharding)
+        sharding = ShardingAttr::getReplicated(&getContext(), plan.grid);
+      if (leaveSharded && use->getOwner() == returnOp.getOperation() &&
+          canSplitFurther(sharding, seq.dim)) {
         func.setResultAttr(index, SeqParDialect::kShardingAttrName,
                            sharding.withDimSplit(seq.dim, {plan.axis}));
         resultsChanged = true;
@@ -782,6 +862,12 @@ void SequenceParallelPass::rewrite(SequenceParallelPlan &plan,
     remark << " + " << reductions << " all_reduce of sequence reductions ("
            << reductionBytes << " bytes)";
   remark << "; total " << bytesAfterTotal << " bytes";
+  if (builder.isPadded())
+    remark << "; sequence padded from " << analysis.getSeqLen() << " to "
+           << builder.getLocalSeqLen() * numRanks << " tokens";
+  if (bytesAfterTotal > bytesBeforeTotal)
+    remark << "; more than the TP program: values are gathered for ops "
+              "outside the Megatron pattern that need all tokens";
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -14,12 +15,14 @@ SequenceShardBuilder::SequenceShardBuilder(func::FuncOp func,
                                            int16_t gridAxis, int64_t numRanks,
                                            int64_t seqLen)
     : func(func), grid(grid), gridAxis(gridAxis), numRanks(numRanks),
-      seqLen(seqLen) {}
+      seqLen(seqLen), localSeqLen((seqLen + numRanks - 1) / numRanks),
+      paddedSeqLen(localSeqLen * numRanks) {}
 
 RankedTensorType SequenceShardBuilder::localType(RankedTensorType global,
                                                  int64_t dim) const {
   SmallVector<int64_t> shape(global.getShape());
-  shape[dim] /= numRanks;
+  // The dim holds outer * s * inner elements.
+  shape[dim] = shape[dim] / seqLen * localSeqLen;
   return global.clone(shape);
 }
 
@@ -46,8 +49,8 @@ Value SequenceShardBuilder::tokenOffset(OpBuilder &b, int64_t inner) {
     Value r = rank(b);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfterValue(r);
-    Value stride = arith::ConstantIndexOp::create(b, func.getLoc(),
-                                                  seqLen / numRanks * inner);
+    Value stride =
+        arith::ConstantIndexOp::create(b, func.getLoc(), localSeqLen * inner);
     offset = arith::MulIOp::create(b, func.getLoc(), r, stride);
   }
   return offset;
@@ -59,7 +62,7 @@ Value SequenceShardBuilder::globalIndex(OpBuilder &b, Location loc,
   Value offset = tokenOffset(b, inner);
   if (outer == 1)
     return arith::AddIOp::create(b, loc, local, offset);
-  int64_t localBlock = seqLen / numRanks * inner;
+  int64_t localBlock = localSeqLen * inner;
   Value block = arith::ConstantIndexOp::create(b, loc, localBlock);
   Value globalBlock = arith::ConstantIndexOp::create(b, loc, seqLen * inner);
   Value outerIndex = arith::DivUIOp::create(b, loc, local, block);
@@ -103,6 +106,21 @@ Value SequenceShardBuilder::mergeOuter(OpBuilder &b, Location loc, Value value,
   return tensor::CollapseShapeOp::create(b, loc, value, groups);
 }
 
+Value SequenceShardBuilder::padSequence(OpBuilder &b, Location loc,
+                                       Value value, int64_t axis,
+                                       int64_t inner) {
+  if (!isPadded())
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] += (paddedSeqLen - seqLen) * inner;
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(type.getElementType()));
+  return tensor::createPadHighOp(type.clone(shape), value, zero,
+                                 /*nofold=*/false, loc, b)
+      .getResult();
+}
+
 Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
                                      int64_t dim, int64_t inner) {
   Value &cached = localized[{global, dim}];
@@ -127,6 +145,7 @@ Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
   int64_t outer = outerOf(type, dim, inner);
   Value source = outer > 1 ? splitOuter(b, loc, global, dim, outer) : global;
   int64_t seqAxis = outer > 1 ? dim + 1 : dim;
+  source = padSequence(b, loc, source, seqAxis, inner);
   auto sourceType = cast<RankedTensorType>(source.getType());
   SmallVector<OpFoldResult> offsetsVec(sourceType.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(sourceType.getRank(),
@@ -147,9 +166,13 @@ Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
   Value source =
       outer > 1 ? splitOuter(b, loc, partial, seq.dim, outer) : partial;
   int64_t axis = outer > 1 ? seq.dim + 1 : seq.dim;
+  source = padSequence(b, loc, source, axis, seq.inner);
   auto sourceType = cast<RankedTensorType>(source.getType());
+  // The view axis holds s' * inner elements (padded).
+  SmallVector<int64_t> shape(sourceType.getShape());
+  shape[axis] = shape[axis] / paddedSeqLen * localSeqLen;
   Value scattered = shard::ReduceScatterOp::create(
-      b, loc, localType(sourceType, axis), grid,
+      b, loc, sourceType.clone(shape), grid,
       b.getDenseI16ArrayAttr({gridAxis}), source,
       shard::ReductionKindAttr::get(b.getContext(), shard::ReductionKind::Sum),
       b.getIndexAttr(axis));
@@ -159,8 +182,8 @@ Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
 Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
                                       SeqDim seq) {
   auto type = cast<RankedTensorType>(local.getType());
-  // Locally the sequence digit has s/t elements.
-  int64_t outer = type.getDimSize(seq.dim) / (seqLen / numRanks * seq.inner);
+  // Locally the sequence digit has ceil(s/t) elements.
+  int64_t outer = type.getDimSize(seq.dim) / (localSeqLen * seq.inner);
   Value source = outer > 1 ? splitOuter(b, loc, local, seq.dim, outer) : local;
   int64_t axis = outer > 1 ? seq.dim + 1 : seq.dim;
   auto sourceType = cast<RankedTensorType>(source.getType());
@@ -169,6 +192,19 @@ Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
   Value gathered = shard::AllGatherOp::create(
       b, loc, sourceType.clone(shape), grid, b.getDenseI16ArrayAttr({gridAxis}),
       source, b.getIndexAttr(axis));
+  if (isPadded()) {
+    // Drop the padding tokens at the end of the sequence digit.
+    auto gatheredType = cast<RankedTensorType>(gathered.getType());
+    SmallVector<OpFoldResult> offsetsVec(gatheredType.getRank(),
+                                         b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(gatheredType.getRank(),
+                                             b.getIndexAttr(1));
+    for (int64_t size : gatheredType.getShape())
+      sizes.push_back(b.getIndexAttr(size));
+    sizes[axis] = b.getIndexAttr(seqLen * seq.inner);
+    gathered = tensor::ExtractSliceOp::create(b, loc, gathered, offsetsVec,
+                                              sizes, strides);
+  }
   return outer > 1 ? mergeOuter(b, loc, gathered, seq.dim) : gathered;
 }
 
@@ -183,5 +219,7 @@ int64_t SequenceShardBuilder::allReduceBytes(RankedTensorType global) const {
 
 int64_t
 SequenceShardBuilder::gatherOrScatterBytes(RankedTensorType global) const {
-  return tensorBytes(global) * (numRanks - 1) / numRanks;
+  // The collective moves the padded tensor (s' tokens instead of s).
+  return tensorBytes(global) / seqLen * paddedSeqLen * (numRanks - 1) /
+         numRanks;
 }

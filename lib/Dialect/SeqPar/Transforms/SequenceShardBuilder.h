@@ -22,20 +22,25 @@ namespace mlir::seqpar {
 class SequenceShardBuilder {
 public:
   /// `numRanks` (t) ranks along `gridAxis` of `grid`; `seqLen` (s, global
-  /// elements) must be divisible by t. Rank queries are created at the start
-  /// of `func`'s body.
+  /// elements). When s is not divisible by t, values are padded with zeros to
+  /// s' = t*ceil(s/t) tokens before they are split, and gathered values are
+  /// cut back to s: each rank holds ceil(s/t) tokens, the last ones padding.
+  /// Rank queries are created at the start of `func`'s body.
   SequenceShardBuilder(func::FuncOp func, FlatSymbolRefAttr grid,
                        int16_t gridAxis, int64_t numRanks, int64_t seqLen);
 
-  /// Per-rank type of `global`: dim `dim` divided by t.
+  /// Per-rank type of `global`, whose dim `dim` holds outer * s * inner
+  /// elements: the s tokens become ceil(s/t).
   RankedTensorType localType(RankedTensorType global, int64_t dim) const;
 
-  /// Global token offset times `inner`, as an index: rank * (s/t) * inner.
+  /// Global token offset times `inner`, as an index:
+  /// rank * ceil(s/t) * inner.
   Value tokenOffset(OpBuilder &b, int64_t inner);
 
-  /// Global position along a flattened dim of local index `local`:
-  /// (local / (s/t*inner)) * (s*inner) + rank*(s/t)*inner + local % (s/t*inner)
-  /// (the outer part disappears when `outer` is 1).
+  /// Global position along a flattened dim of local index `local`, with
+  /// l = ceil(s/t)*inner: (local / l) * (s*inner) + rank*l + local % l (the
+  /// outer part disappears when `outer` is 1). Padding tokens map past the
+  /// end of their row; their values are discarded by the all-gather.
   Value globalIndex(OpBuilder &b, Location loc, Value local, int64_t outer,
                     int64_t inner);
 
@@ -53,11 +58,22 @@ public:
 
   /// Bytes each rank sends for a collective on a global tensor of `type`
   /// (SPEC section 5, ring algorithms): all-reduce 2N(t-1)/t, all-gather and
-  /// reduce-scatter N(t-1)/t, with N the global tensor's bytes.
+  /// reduce-scatter N(t-1)/t, with N the global tensor's bytes (of the
+  /// padded tensor for reduce-scatter and all-gather when s is padded).
+  /// `global` holds the whole (unpadded) sequence.
   int64_t allReduceBytes(RankedTensorType global) const;
   int64_t gatherOrScatterBytes(RankedTensorType global) const;
 
+  /// True when the sequence is padded (s not divisible by t).
+  bool isPadded() const { return paddedSeqLen != seqLen; }
+  /// Tokens per rank, ceil(s/t).
+  int64_t getLocalSeqLen() const { return localSeqLen; }
+
 private:
+  /// Pads the view axis `axis` (holding s*inner elements) of `value` with
+  /// zeros to s'*inner; no-op without padding.
+  Value padSequence(OpBuilder &b, Location loc, Value value, int64_t axis,
+                    int64_t inner);
   /// Outer extent of dim `dim` of `type` given the sequence's inner stride.
   int64_t outerOf(RankedTensorType type, int64_t dim, int64_t inner) const;
   /// Views dim `dim` of `value` as [outer, rest] when outer > 1.
@@ -72,6 +88,8 @@ private:
   int16_t gridAxis;
   int64_t numRanks;
   int64_t seqLen;
+  int64_t localSeqLen;
+  int64_t paddedSeqLen;
   Value rankValue;
   llvm::DenseMap<int64_t, Value> offsets;
   llvm::DenseMap<std::pair<Value, int64_t>, Value> localized;

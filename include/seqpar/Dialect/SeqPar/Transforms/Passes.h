@@ -5,6 +5,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "mlir/Dialect/Shard/IR/ShardDialect.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -38,11 +40,16 @@ struct SequenceParallelPipelineOptions
       *this, "output-sharded",
       llvm::cl::desc("Leave the outputs sequence-sharded"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> pad{
+      *this, "pad",
+      llvm::cl::desc("Pad a sequence not divisible by the TP size"),
+      llvm::cl::init(false)};
 };
 
 /// Builds the TP -> TP+SP pipeline: tosa to linalg/arith/tensor (so mixed
-/// tosa+linalg graphs are accepted), all_reduce+all_slice folding, the
-/// sequence-parallel rewrite, then canonicalize and CSE.
+/// tosa+linalg graphs are accepted), all_reduce+all_slice folding, CSE (so
+/// equal reshapes of one value are gathered once), the sequence-parallel
+/// rewrite, then canonicalize and CSE.
 void buildSequenceParallelPipeline(OpPassManager &pm,
                                    const SequenceParallelPipelineOptions &opts);
 

@@ -5,7 +5,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::func::FuncOp"> {
+def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
   let summary = "Rewrite a tensor-parallel program into Megatron sequence parallelism";
   let description = [{
     Input: a per-rank tensor-parallel (TP) program in which every row-parallel
@@ -29,9 +29,16 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::func::FuncOp"> 
     on the sequence loop, `seqpar.dropout`) get the rank's global token
     offset.
 
+    A reduction over the sequence (sum, max or min combiner) of sharded
+    values is computed on each shard and combined with an all-reduce over the
+    TP axis instead of gathering its input.
+
     An all-reduce is left in place, with a remark naming the op and the
     reason, when its token-wise region reaches an op the pass cannot prove
-    correct on a sequence shard, or when nothing token-wise follows it.
+    correct on a sequence shard, or when nothing token-wise follows it. Only
+    the top level of single-block functions is rewritten. A function with
+    call sites keeps its signature (input-sharded and output-sharded are
+    ignored for it).
 
     Before:
     ```mlir
@@ -62,7 +69,10 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::func::FuncOp"> 
            "(changes their type and sharding attribute)">,
     Option<"outputSharded", "output-sharded", "bool", /*default=*/"false",
            "Leave sequence-carrying results sequence-sharded instead of "
-           "gathering them back">
+           "gathering them back">,
+    Option<"padUneven", "pad", "bool", /*default=*/"false",
+           "Pad the sequence with zeros to a multiple of the TP size when it "
+           "is not divisible (else refuse)">
   ];
   let statistics = [
     Statistic<"numAllReducesBefore", "all-reduces-before",
@@ -78,6 +88,8 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::func::FuncOp"> 
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::seqpar::SeqParDialect",
     "::mlir::shard::ShardDialect",
     "::mlir::tensor::TensorDialect"
   ];
