@@ -68,6 +68,7 @@ class Config:
     seed: int
     eps: float = 1e-5
     rope_theta: float = 10000.0
+    dropout_op: bool = False
 
     @property
     def d(self):
@@ -529,6 +530,8 @@ def dropout(bld, x, p, cfg):
     ty = bld.elem
     site = bld.dropout_sites
     bld.dropout_sites += 1
+    if cfg.dropout_op:
+        return dropout_op(bld, x, p, cfg.seed, site)
     seed = to_signed64(splitmix64((cfg.seed << 16) + site))
     shape = x.shape
 
@@ -550,6 +553,16 @@ def dropout(bld, x, p, cfg):
         return bb.select(keep, kept, bb.const(0.0, ty), ty)
 
     return bld.elementwise([x], body, "drop")
+
+
+def dropout_op(bld, x, p, seed, site):
+    """Dropout as `seqpar.dropout` (Philox keyed by seed, site, global index)."""
+    seed_name = bld.fresh("seed")
+    bld.emit(f"{seed_name} = arith.constant {seed} : i64")
+    v = Val(bld.fresh("drop"), x.shape, x.elem)
+    bld.emit(f"{v.name} = seqpar.dropout {x.name} seed {seed_name} "
+             f"{{rate = {p!r} : f64, site = {site} : i64}} : {x.type}")
+    return v
 
 
 def causal_mask(bld, scores, q_dim, k_dim):
@@ -979,6 +992,8 @@ def parse_args(argv):
                     help="activation layout (default: sbh for llama, bsh otherwise)")
     ap.add_argument("--flatten", action="store_true", help="collapse [b,s,h]->[b*s,h] around every linear")
     ap.add_argument("--dropout", action="store_true", help=f"position-keyed dropout (p={DROPOUT_P})")
+    ap.add_argument("--dropout-op", action="store_true",
+                    help="write dropout as seqpar.dropout instead of position-keyed arithmetic")
     ap.add_argument("--seed", type=int, default=1234, help="dropout seed (sites get distinct streams)")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ns = ap.parse_args(argv)
@@ -987,7 +1002,8 @@ def parse_args(argv):
     layout = ns.layout or ("sbh" if ns.model == "llama" else "bsh")
     cfg = Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
                  f=ns.ffn or default_ffn(ns.model, ns.hidden), t=ns.tp, form=ns.form, elem=ns.dtype,
-                 layout=layout, flatten=ns.flatten, dropout=ns.dropout, seed=ns.seed)
+                 layout=layout, flatten=ns.flatten, dropout=ns.dropout or ns.dropout_op, seed=ns.seed,
+                 dropout_op=ns.dropout_op)
     err = validate(cfg)
     if err:
         ap.error(err)

@@ -22,6 +22,10 @@ namespace mlir::seqpar {
 /// grid axes into one `reduce_scatter`.
 void populateFoldReduceScatterPatterns(RewritePatternSet &patterns);
 
+/// Adds the pattern lowering `seqpar.dropout` to a Philox-4x32-10
+/// `linalg.generic` (see the seqpar-expand-dropout pass).
+void populateExpandDropoutPatterns(RewritePatternSet &patterns);
+
 /// Options of the `seqpar-sp-pipeline` named pipeline.
 struct SequenceParallelPipelineOptions
     : public PassPipelineOptions<SequenceParallelPipelineOptions> {

@@ -117,6 +117,31 @@ def FoldReduceScatter : Pass<"seqpar-fold-reduce-scatter"> {
   let dependentDialects = ["::mlir::shard::ShardDialect"];
 }
 
+def ExpandDropout : Pass<"seqpar-expand-dropout"> {
+  let summary = "Lower seqpar.dropout to Philox-4x32-10 arithmetic in a linalg.generic";
+  let description = [{
+    Replaces each `seqpar.dropout` with a `linalg.generic` that computes, for
+    every element, the global coordinates (`linalg.index` plus `offsets`),
+    the row-major linear index in `global_shape`, and one Philox-4x32-10 draw
+    (Salmon et al., "Parallel Random Numbers: As Easy as 1, 2, 3", SC 2011)
+    with counter (index low 32 bits, index high 32 bits, site, 0) and key
+    (seed low 32 bits, seed high 32 bits): u = (word0 >> 8) * 2^-24, keep
+    when u >= rate, result = keep ? x * (1 / (1 - rate)) : 0. A shard and the
+    single device therefore draw the same mask for the same element.
+
+    Before:
+    ```mlir
+    %y = seqpar.dropout %x seed %s {rate = 0.1 : f64, site = 0 : i64} : tensor<2x8xf32>
+    ```
+    After: a `linalg.generic` over [2, 8] with 20 `arith.mului_extended`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
   let summary = "Report the token-wise analysis as remarks (for tests)";
   let description = [{
