@@ -14,4 +14,8 @@ echo "collectives in $input:"
 grep -o 'shard\.[a-z_]*' "$input" | grep -v 'shard.grid' | sort | uniq -c
 echo "collectives in $out:"
 grep -o 'shard\.[a-z_]*' "$out" | grep -v 'shard.grid\|process_multi_index' | sort | uniq -c
+echo
+echo "where they are (line: op):"
+grep -n 'shard\.reduce_scatter\|shard\.all_gather\|tensor\.extract_slice %arg0' "$out" \
+  | sed -E 's/^([0-9]+): *(%[a-z_0-9]+ = )?/\1: /' | cut -c1-150
 echo "rewritten program: $out"

@@ -243,6 +243,8 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
   bool capturesSeq = false;
   if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op)) {
     op->walk([&](Operation *nested) {
+      if (nested == op)
+        return;
       for (Value operand : nested->getOperands())
         capturesSeq |= seqDims.count(operand) > 0 &&
                        !op->isAncestor(operand.getParentBlock()->getParentOp());
@@ -377,6 +379,19 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
           info.operandDims[i] = seq->dim;
         }
         setSeqDim(concat.getResult(), *seq);
+        return info;
+      })
+      .Case<tensor::PadOp>([&](tensor::PadOp pad) {
+        if (!operandSeq(0))
+          return notTokenWise(Kind::Unknown, "sequence in a padding amount");
+        SeqDim seq = *operandSeq(0);
+        ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+        if (low[seq.dim] != 0 || high[seq.dim] != 0)
+          return notTokenWise(Kind::NotTokenWise, "pads the sequence dim");
+        if (!pad.getConstantPaddingValue())
+          return notTokenWise(Kind::Unknown, "pads with a computed value");
+        info.operandDims[0] = seq.dim;
+        setSeqDim(pad.getResult(), seq);
         return info;
       })
       .Case<linalg::SoftmaxOp>([&](linalg::SoftmaxOp softmax) {

@@ -176,3 +176,24 @@ func.func @sbh_with_bs(%x: tensor<8x2x4xf32> {seqpar.seq_dim = 0 : i64}, %m: ten
   } -> tensor<8x2x4xf32>
   return %y : tensor<8x2x4xf32>
 }
+
+// -----
+
+// Tests tensor.pad: padding the hidden dim is token-wise, padding the
+// sequence is not.
+
+func.func @pads(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> (tensor<8x20xf32>, tensor<10x16xf32>) {
+  // expected-remark @below {{no sequence dim}}
+  %z = arith.constant 0.0 : f32
+  // expected-remark @below {{token-wise along dim 0}}
+  %h = tensor.pad %x low[0, 2] high[0, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<8x16xf32> to tensor<8x20xf32>
+  // expected-remark @below {{not token-wise: pads the sequence dim}}
+  %s = tensor.pad %x low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<8x16xf32> to tensor<10x16xf32>
+  return %h, %s : tensor<8x20xf32>, tensor<10x16xf32>
+}

@@ -626,8 +626,8 @@ void SequenceParallelPass::rewritePartialReduction(
   OpBuilder b(op);
   if (reduction.kind == shard::ReductionKind::Sum) {
     auto fill = originalInit.getDefiningOp<linalg::FillOp>();
-    addInit = !fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
-                           !matchPattern(fill.getInputs()[0], m_Zero());
+    addInit = !fill || (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
+                        !matchPattern(fill.getInputs()[0], m_Zero()));
     if (addInit) {
       Value zero = arith::ConstantOp::create(
           b, op->getLoc(), b.getZeroAttr(type.getElementType()));

@@ -62,8 +62,8 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"-1",
            "TP grid axis (default: 0 when the grid has one axis)">,
     Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
-           "Sequence dim of the first argument when no argument has a "
-           "seqpar.seq_dim attribute">,
+           "Sequence dim of the first tensor argument of rank > seq-dim, "
+           "used when no argument has a seqpar.seq_dim attribute">,
     Option<"inputSharded", "input-sharded", "bool", /*default=*/"false",
            "Take sequence-carrying arguments already sequence-sharded "
            "(changes their type and sharding attribute)">,
@@ -152,8 +152,8 @@ def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
-           "Sequence dim of the first argument when no argument has a "
-           "seqpar.seq_dim attribute">
+           "Sequence dim of the first tensor argument of rank > seq-dim, "
+           "used when no argument has a seqpar.seq_dim attribute">
   ];
 }
 
