@@ -228,12 +228,17 @@ Placement SequenceParallelPlan::place(Operation *op,
   // Sequence-indexed operands that are not sharded are sliced locally.
   for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
     auto type = dyn_cast<RankedTensorType>(op->getOperand(index).getType());
-    if (dim >= 0 && (!type || type.isDynamicDim(dim)))
+    if (dim >= 0 && (!type || type.isDynamicDim(dim))) {
+      reason = "has a dynamic sequence-indexed operand";
       return Placement::NeedsAllTokens;
+    }
   }
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    if (!expand.getOutputShape().empty())
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    if (!expand.getOutputShape().empty()) {
+      reason = "has a dynamic output shape";
       return Placement::NeedsAllTokens;
+    }
+  }
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
     SeqDim seq = *analysis.getSeqDim(dropout.getInput());
     if (analysis.getOuter(dropout.getInput(), seq) != 1) {
