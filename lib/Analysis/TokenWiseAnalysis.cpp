@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
@@ -379,6 +380,63 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
           info.operandDims[i] = seq->dim;
         }
         setSeqDim(concat.getResult(), *seq);
+        return info;
+      })
+      .Case<tosa::TransposeOp>([&](tosa::TransposeOp transpose) {
+        SeqDim seq = *operandSeq(0);
+        info.operandDims[0] = seq.dim;
+        for (auto [resultDim, inputDim] :
+             llvm::enumerate(transpose.getPerms()))
+          if (inputDim == seq.dim)
+            setSeqDim(transpose.getResult(),
+                      SeqDim{(int64_t)resultDim, seq.inner});
+        return info;
+      })
+      .Case<tosa::ReshapeOp>([&](tosa::ReshapeOp reshape) {
+        if (!operandSeq(0))
+          return notTokenWise(Kind::Unknown, "sequence in a shape operand");
+        SeqDim seq = *operandSeq(0);
+        auto srcType = cast<RankedTensorType>(reshape.getInput1().getType());
+        auto resultType = cast<RankedTensorType>(reshape.getType());
+        if (!srcType.hasStaticShape() || !resultType.hasStaticShape())
+          return notTokenWise(Kind::Unknown, "dynamic reshape");
+        // Flat stride of the sequence digit in the row-major source.
+        int64_t stride = seq.inner;
+        for (int64_t d = seq.dim + 1; d < srcType.getRank(); ++d)
+          stride *= srcType.getDimSize(d);
+        auto found =
+            findSeqInExpansion(resultType.getShape(), stride, seqLen);
+        if (!found)
+          return notTokenWise(Kind::NotTokenWise,
+                              "splits the sequence across several dims");
+        info.operandDims[0] = seq.dim;
+        setSeqDim(reshape.getResult(), SeqDim{found->first, found->second});
+        return info;
+      })
+      .Case<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+            tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(
+          [&](auto reduce) {
+            SeqDim seq = *operandSeq(0);
+            if (static_cast<int64_t>(reduce.getAxis()) == seq.dim)
+              return notTokenWise(Kind::NotTokenWise,
+                                  "reduces over the sequence");
+            info.operandDims[0] = seq.dim;
+            setSeqDim(reduce.getResult(), seq);
+            return info;
+          })
+      .Case<tosa::MatMulOp>([&](tosa::MatMulOp matmul) {
+        // [N, H, W] x [N, W, C]: tokens along H of A, or along the batch N
+        // of both.
+        std::optional<SeqDim> a = operandSeq(0), b = operandSeq(1);
+        if (!a || a->dim == 2 || (b && (b->dim != 0 || a->dim != 0 ||
+                                        b->inner != a->inner)))
+          return notTokenWise(Kind::NotTokenWise,
+                              "reads other tokens (contracts or mixes the "
+                              "sequence)");
+        info.operandDims[0] = a->dim;
+        if (a->dim == 0)
+          info.operandDims[1] = 0;
+        setSeqDim(matmul.getResult(), *a);
         return info;
       })
       .Case<tensor::PadOp>([&](tensor::PadOp pad) {

@@ -197,3 +197,31 @@ func.func @pads(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> (tensor<8x20
   } : tensor<8x16xf32> to tensor<10x16xf32>
   return %h, %s : tensor<8x20xf32>, tensor<10x16xf32>
 }
+
+// -----
+
+// Tests the tosa rules: transpose follows the permutation, reshape keeps the
+// sequence digit whole or splits it, reductions along h are token-wise, and
+// a matmul is token-wise along the rows of A.
+
+func.func @tosa_ops(%x: tensor<1x8x16xf32> {seqpar.seq_dim = 1 : i64}, %w: tensor<1x16x4xf32>) -> (tensor<1x16x8xf32>, tensor<8x16xf32>, tensor<1x2x4x16xf32>, tensor<1x8x1xf32>, tensor<1x1x16xf32>, tensor<1x8x4xf32>) {
+  // expected-remark @below {{token-wise along dim 2}}
+  %t = tosa.transpose %x {perms = array<i32: 0, 2, 1>} : (tensor<1x8x16xf32>) -> tensor<1x16x8xf32>
+  // expected-remark @below {{no sequence dim}}
+  %s1 = tosa.const_shape {values = dense<[8, 16]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @below {{token-wise along dim 0}}
+  %r = tosa.reshape %x, %s1 : (tensor<1x8x16xf32>, !tosa.shape<2>) -> tensor<8x16xf32>
+  // expected-remark @below {{no sequence dim}}
+  %s2 = tosa.const_shape {values = dense<[1, 2, 4, 16]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  // expected-remark @below {{not token-wise: splits the sequence across several dims}}
+  %q = tosa.reshape %x, %s2 : (tensor<1x8x16xf32>, !tosa.shape<4>) -> tensor<1x2x4x16xf32>
+  // expected-remark @below {{token-wise along dim 1}}
+  %m = tosa.reduce_max %x {axis = 2 : i32} : (tensor<1x8x16xf32>) -> tensor<1x8x1xf32>
+  // expected-remark @below {{not token-wise: reduces over the sequence}}
+  %sum = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<1x8x16xf32>) -> tensor<1x1x16xf32>
+  // expected-remark @below {{no sequence dim}}
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-remark @below {{token-wise along dim 1}}
+  %mm = tosa.matmul %x, %w, %zp, %zp : (tensor<1x8x16xf32>, tensor<1x16x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x4xf32>
+  return %t, %r, %q, %m, %sum, %mm : tensor<1x16x8xf32>, tensor<8x16xf32>, tensor<1x2x4x16xf32>, tensor<1x8x1xf32>, tensor<1x1x16xf32>, tensor<1x8x4xf32>
+}

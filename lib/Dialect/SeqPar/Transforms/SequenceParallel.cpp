@@ -18,6 +18,7 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -238,6 +239,11 @@ Placement SequenceParallelPlan::place(Operation *op,
       reason = "has a dynamic output shape";
       return Placement::NeedsAllTokens;
     }
+  }
+  if (isa<tosa::ReshapeOp>(op)) {
+    reason = "is a tosa.reshape, whose shape operand is not rewritten (the "
+             "seqpar-sp-pipeline lowers tosa first)";
+    return Placement::NeedsAllTokens;
   }
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
     SeqDim seq = *analysis.getSeqDim(dropout.getInput());
