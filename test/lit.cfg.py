@@ -6,7 +6,7 @@ from lit.llvm import llvm_config
 
 config.name = "SEQPAR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".c"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.seqpar_obj_root, "test")
@@ -18,4 +18,4 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.seqpar_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["seqpar-opt", "mlir-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["seqpar-opt", "mlir-opt", "seqpar-capi-test"], tool_dirs)

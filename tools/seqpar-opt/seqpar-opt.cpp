@@ -5,8 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
-#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/InitSeqPar.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,12 +15,11 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::seqpar::registerSeqParPassesAndPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::seqpar::SeqParDialect>();
+  mlir::seqpar::registerAllSeqPar(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "seqpar optimizer driver\n", registry));

@@ -142,6 +142,34 @@ def ExpandDropout : Pass<"seqpar-expand-dropout"> {
   ];
 }
 
+def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
+  let summary = "Lower every seqpar op and attribute to upstream MLIR";
+  let description = [{
+    For stacks that consume upstream dialects only (e.g. IREE's shard-to-flow
+    conversion of `shard` collectives): `seqpar.dropout` becomes its Philox
+    `linalg.generic` (as in `seqpar-expand-dropout`), and every `seqpar.*`
+    function argument or result attribute becomes a builtin string attribute
+    `seqpar_lowered.<name>` holding the printed value (kept for humans and
+    tools; the `seqpar_lowered` prefix names no dialect, so upstream
+    verifiers accept it). The result parses and verifies
+    with upstream `mlir-opt`. Fails on any seqpar op it cannot lower.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<8xf32> {seqpar_lowered.sharding = "#seqpar.sharding<@grid, [[0]]>"})
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
   let summary = "Report the token-wise analysis as remarks (for tests)";
   let description = [{

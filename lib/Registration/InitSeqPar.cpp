@@ -1,0 +1,42 @@
+//===- InitSeqPar.cpp - register seqpar in an embedding compiler ----------===//
+
+#include "seqpar/InitSeqPar.h"
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/Extensions/AllExtensions.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Tensor/Extensions/AllExtensions.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+
+void mlir::seqpar::registerSeqParDialects(DialectRegistry &registry) {
+  registry.insert<SeqParDialect, arith::ArithDialect, func::FuncDialect,
+                  linalg::LinalgDialect, math::MathDialect,
+                  shard::ShardDialect, tensor::TensorDialect,
+                  tosa::TosaDialect>();
+  func::registerAllExtensions(registry);
+  tensor::registerAllExtensions(registry);
+}
+
+void mlir::seqpar::registerAllSeqParPasses() {
+  // The pass registry rejects a second registration of the same pass name.
+  static bool registered = [] {
+    registerSeqParPassesAndPipelines();
+    return true;
+  }();
+  (void)registered;
+}
+
+void mlir::seqpar::registerAllSeqPar(DialectRegistry &registry) {
+  registerSeqParDialects(registry);
+  registerAllSeqParPasses();
+}
