@@ -1,0 +1,374 @@
+//===- Layout.cpp - validation, packing and byte counts -------------------===//
+
+#include "Layout.h"
+
+#include "Half.h"
+
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <sstream>
+
+namespace seqpar {
+namespace rt {
+
+size_t dtypeSize(DType dtype) { return dtype == DType::F32 ? 4 : 2; }
+
+const char *dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  }
+  return "invalid";
+}
+
+const char *reductionName(Reduction reduction) {
+  switch (reduction) {
+  case Reduction::Sum:
+    return "sum";
+  case Reduction::Max:
+    return "max";
+  case Reduction::Min:
+    return "min";
+  }
+  return "invalid";
+}
+
+const char *opKindName(OpKind kind) {
+  switch (kind) {
+  case OpKind::AllGather:
+    return "all_gather";
+  case OpKind::ReduceScatter:
+    return "reduce_scatter";
+  case OpKind::AllReduce:
+    return "all_reduce";
+  case OpKind::AllToAll:
+    return "all_to_all";
+  case OpKind::Shift:
+    return "send";
+  }
+  return "invalid";
+}
+
+uint64_t ringBytesSent(OpKind kind, uint64_t bytes, int64_t groupSize,
+                       int64_t shiftOffset) {
+  if (groupSize <= 1)
+    return 0;
+  using u128 = unsigned __int128;
+  u128 n = bytes, t = static_cast<u128>(groupSize);
+  switch (kind) {
+  case OpKind::AllReduce:
+    return static_cast<uint64_t>(2 * n * (t - 1) / t);
+  case OpKind::AllGather:
+  case OpKind::ReduceScatter:
+  case OpKind::AllToAll:
+    return static_cast<uint64_t>(n * (t - 1) / t);
+  case OpKind::Shift:
+    return shiftOffset % groupSize == 0 ? 0 : bytes;
+  }
+  return 0;
+}
+
+CollectiveOp CollectiveOp::allGather(DType dtype, const void *input,
+                                     void *output,
+                                     std::vector<int64_t> localShape,
+                                     int32_t dim) {
+  CollectiveOp op;
+  op.kind = OpKind::AllGather;
+  op.dtype = dtype;
+  op.input = input;
+  op.output = output;
+  op.shape = std::move(localShape);
+  op.dim = dim;
+  return op;
+}
+
+CollectiveOp CollectiveOp::reduceScatter(DType dtype, Reduction reduction,
+                                         const void *input, void *output,
+                                         std::vector<int64_t> fullShape,
+                                         int32_t dim) {
+  CollectiveOp op = allGather(dtype, input, output, std::move(fullShape), dim);
+  op.kind = OpKind::ReduceScatter;
+  op.reduction = reduction;
+  return op;
+}
+
+CollectiveOp CollectiveOp::allReduce(DType dtype, Reduction reduction,
+                                     const void *input, void *output,
+                                     std::vector<int64_t> shape) {
+  CollectiveOp op = allGather(dtype, input, output, std::move(shape), 0);
+  op.kind = OpKind::AllReduce;
+  op.reduction = reduction;
+  return op;
+}
+
+CollectiveOp CollectiveOp::allToAll(DType dtype, const void *input,
+                                    void *output,
+                                    std::vector<int64_t> localShape,
+                                    int32_t splitDim, int32_t concatDim) {
+  CollectiveOp op =
+      allGather(dtype, input, output, std::move(localShape), splitDim);
+  op.kind = OpKind::AllToAll;
+  op.concatDim = concatDim;
+  return op;
+}
+
+CollectiveOp CollectiveOp::shift(DType dtype, const void *input, void *output,
+                                 std::vector<int64_t> shape, int64_t offset) {
+  CollectiveOp op = allGather(dtype, input, output, std::move(shape), 0);
+  op.kind = OpKind::Shift;
+  op.offset = offset;
+  return op;
+}
+
+Status validateCollective(const CollectiveOp &op, int64_t groupSize,
+                          std::vector<int64_t> *outputShape) {
+  detail::Geometry geo;
+  Status status = detail::validate(op, groupSize, &geo);
+  if (status.ok() && outputShape)
+    *outputShape = geo.outputShape;
+  return status;
+}
+
+namespace detail {
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::ostringstream os;
+  os << '[';
+  for (size_t i = 0; i < shape.size(); ++i)
+    os << (i ? "," : "") << shape[i];
+  os << ']';
+  return os.str();
+}
+
+namespace {
+Status invalid(const CollectiveOp &op, const std::string &what) {
+  const char *name = static_cast<int32_t>(op.kind) >= 0 &&
+                             static_cast<int32_t>(op.kind) <= 4
+                         ? opKindName(op.kind)
+                         : "collective";
+  return Status::error(StatusCode::InvalidArgument,
+                       std::string(name) + ": " + what);
+}
+
+void view(const std::vector<int64_t> &shape, int32_t dim, int64_t *outer,
+          int64_t *extent, int64_t *inner) {
+  *outer = 1;
+  *inner = 1;
+  for (int32_t i = 0; i < dim; ++i)
+    *outer *= shape[i];
+  *extent = shape[dim];
+  for (size_t i = dim + 1; i < shape.size(); ++i)
+    *inner *= shape[i];
+}
+
+bool overlaps(const void *a, size_t aBytes, const void *b, size_t bBytes) {
+  auto pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
+  return aBytes && bBytes && pa < pb + bBytes && pb < pa + aBytes;
+}
+} // namespace
+
+Status validate(const CollectiveOp &op, int64_t t, Geometry *geo) {
+  int32_t kind = static_cast<int32_t>(op.kind);
+  if (kind < 0 || kind > 4)
+    return invalid(op, "unknown collective kind " + std::to_string(kind));
+  int32_t dtype = static_cast<int32_t>(op.dtype);
+  if (dtype < 0 || dtype > 2)
+    return invalid(op, "unknown dtype " + std::to_string(dtype) +
+                           " (0 = f32, 1 = f16, 2 = bf16)");
+  bool reduces =
+      op.kind == OpKind::AllReduce || op.kind == OpKind::ReduceScatter;
+  int32_t red = static_cast<int32_t>(op.reduction);
+  if (reduces && (red < 0 || red > 2))
+    return invalid(op, "unknown reduction " + std::to_string(red) +
+                           " (0 = sum, 1 = max, 2 = min)");
+  if (t < 1)
+    return invalid(op, "group size " + std::to_string(t) + " < 1");
+  const std::vector<int64_t> &shape = op.shape;
+  std::string shapeStr = shapeString(shape);
+  if (shape.size() > 64)
+    return invalid(op, "more than 64 dims");
+  int64_t elems = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0)
+      return invalid(op, "negative extent in shape " + shapeStr);
+    if (shape[i] && elems > (INT64_C(1) << 60) / shape[i])
+      return invalid(op, "shape " + shapeStr + " overflows 2^60 elements");
+    elems *= shape[i];
+  }
+  bool hasDim = op.kind == OpKind::AllGather ||
+                op.kind == OpKind::ReduceScatter ||
+                op.kind == OpKind::AllToAll;
+  auto dimInRange = [&](int32_t d) {
+    return d >= 0 && d < static_cast<int32_t>(shape.size());
+  };
+  if (hasDim && !dimInRange(op.dim))
+    return invalid(op, std::string(op.kind == OpKind::AllToAll ? "split dim "
+                                                               : "dim ") +
+                           std::to_string(op.dim) + " out of range for shape " +
+                           shapeStr + " (" + std::to_string(shape.size()) +
+                           " dims)");
+  if (op.kind == OpKind::AllToAll && !dimInRange(op.concatDim))
+    return invalid(op, "concat dim " + std::to_string(op.concatDim) +
+                           " out of range for shape " + shapeStr + " (" +
+                           std::to_string(shape.size()) + " dims)");
+  if ((op.kind == OpKind::ReduceScatter || op.kind == OpKind::AllToAll) &&
+      shape[op.dim] % t != 0)
+    return invalid(op, "extent " + std::to_string(shape[op.dim]) + " of dim " +
+                           std::to_string(op.dim) + " in shape " + shapeStr +
+                           " is not divisible by the group size " +
+                           std::to_string(t));
+
+  Geometry g;
+  g.inputElems = elems;
+  g.outputShape = shape;
+  if (hasDim)
+    view(shape, op.dim, &g.outer, &g.extent, &g.inner);
+  switch (op.kind) {
+  case OpKind::AllGather:
+    if (elems && t > (INT64_C(1) << 60) / elems)
+      return invalid(op, "gathered shape overflows 2^60 elements");
+    g.outputShape[op.dim] *= t;
+    g.chunkElems = elems;
+    break;
+  case OpKind::ReduceScatter:
+    g.outputShape[op.dim] /= t;
+    g.chunkElems = elems / t;
+    break;
+  case OpKind::AllToAll: {
+    g.outputShape[op.dim] /= t; // chunk shape
+    view(g.outputShape, op.concatDim, &g.chunkOuter, &g.chunkExtent,
+         &g.chunkInner);
+    g.chunkElems = elems / t;
+    g.outputShape[op.concatDim] *= t;
+    break;
+  }
+  case OpKind::AllReduce:
+    g.chunkElems = elems;
+    break;
+  case OpKind::Shift:
+    g.chunkElems = elems;
+    g.shift = ((op.offset % t) + t) % t;
+    break;
+  }
+  g.outputElems = 1;
+  for (int64_t e : g.outputShape)
+    g.outputElems *= e;
+  int64_t perCall = op.kind == OpKind::AllGather ? g.inputElems : g.chunkElems;
+  if (op.kind == OpKind::AllReduce || op.kind == OpKind::Shift)
+    perCall = elems;
+  if (perCall > INT_MAX)
+    return invalid(op, "shape " + shapeStr + " needs more than 2^31-1 "
+                                             "elements in one transfer");
+
+  size_t es = dtypeSize(op.dtype);
+  size_t inBytes = static_cast<size_t>(g.inputElems) * es;
+  size_t outBytes = static_cast<size_t>(g.outputElems) * es;
+  if (inBytes && !op.input)
+    return invalid(op, "null input buffer for shape " + shapeStr);
+  if (outBytes && !op.output)
+    return invalid(op, "null output buffer for output shape " +
+                           shapeString(g.outputShape));
+  bool inPlaceOk = op.kind == OpKind::AllReduce && op.input == op.output;
+  if (!inPlaceOk && overlaps(op.input, inBytes, op.output, outBytes))
+    return invalid(op, "input and output buffers overlap (only all_reduce "
+                       "may run in place, with input == output)");
+
+  uint64_t n = op.kind == OpKind::AllGather ? outBytes : inBytes;
+  g.bytesSent = ringBytesSent(op.kind, n, t, op.offset);
+  *geo = std::move(g);
+  return Status::success();
+}
+
+void splitPack(const void *src, void *dst, int64_t outer, int64_t extent,
+               int64_t inner, int64_t t, size_t es) {
+  int64_t m = extent / t;
+  size_t row = static_cast<size_t>(m * inner) * es;
+  const char *s = static_cast<const char *>(src);
+  char *d = static_cast<char *>(dst);
+  for (int64_t j = 0; j < t; ++j)
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(d + (j * outer + o) * row,
+                  s + (o * extent + j * m) * inner * es, row);
+}
+
+void concatUnpack(const void *src, void *dst, int64_t outer, int64_t m,
+                  int64_t inner, int64_t t, size_t es) {
+  size_t row = static_cast<size_t>(m * inner) * es;
+  const char *s = static_cast<const char *>(src);
+  char *d = static_cast<char *>(dst);
+  for (int64_t j = 0; j < t; ++j)
+    for (int64_t o = 0; o < outer; ++o)
+      std::memcpy(d + (o * t * m + j * m) * inner * es,
+                  s + (j * outer + o) * row, row);
+}
+
+void toF32(DType dtype, const void *src, float *dst, int64_t n) {
+  const uint16_t *s = static_cast<const uint16_t *>(src);
+  if (dtype == DType::F32)
+    std::memcpy(dst, src, static_cast<size_t>(n) * 4);
+  else if (dtype == DType::F16)
+    for (int64_t i = 0; i < n; ++i)
+      dst[i] = f16ToF32(s[i]);
+  else
+    for (int64_t i = 0; i < n; ++i)
+      dst[i] = bf16ToF32(s[i]);
+}
+
+void fromF32(DType dtype, const float *src, void *dst, int64_t n) {
+  uint16_t *d = static_cast<uint16_t *>(dst);
+  if (dtype == DType::F32)
+    std::memcpy(dst, src, static_cast<size_t>(n) * 4);
+  else if (dtype == DType::F16)
+    for (int64_t i = 0; i < n; ++i)
+      d[i] = f32ToF16(src[i]);
+  else
+    for (int64_t i = 0; i < n; ++i)
+      d[i] = f32ToBf16(src[i]);
+}
+
+std::string describe(const CollectiveOp &op, const CommunicatorInfo &info) {
+  std::ostringstream os;
+  size_t es = dtypeSize(op.dtype);
+  int64_t elems = 1;
+  for (int64_t e : op.shape)
+    elems *= e;
+  os << opKindName(op.kind) << " on " << info.label() << " (axis rank "
+     << info.rank << " of " << info.size << "), dtype " << dtypeName(op.dtype)
+     << ", input shape " << shapeString(op.shape);
+  if (op.kind == OpKind::AllGather || op.kind == OpKind::ReduceScatter)
+    os << ", dim " << op.dim;
+  if (op.kind == OpKind::AllToAll)
+    os << ", split dim " << op.dim << ", concat dim " << op.concatDim;
+  if (op.kind == OpKind::Shift)
+    os << ", offset " << op.offset;
+  if (op.kind == OpKind::AllReduce || op.kind == OpKind::ReduceScatter)
+    os << ", reduction " << reductionName(op.reduction);
+  os << ", " << elems * static_cast<int64_t>(es) << " input bytes";
+  return os.str();
+}
+
+double monotonicSeconds() {
+  static const auto epoch = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       epoch)
+      .count();
+}
+
+} // namespace detail
+
+std::string CommunicatorInfo::label() const {
+  std::ostringstream os;
+  os << "grid=" << detail::shapeString(gridShape) << " axes=[";
+  for (size_t i = 0; i < axes.size(); ++i)
+    os << (i ? "," : "") << axes[i];
+  os << ']';
+  return os.str();
+}
+
+} // namespace rt
+} // namespace seqpar

@@ -1,0 +1,243 @@
+//===- MpiCommunicator.cpp - collectives on host buffers over MPI ---------===//
+//
+// Each collective becomes one nonblocking MPI call posted by the MPI thread:
+// MPI_Iallgather, MPI_Ireduce_scatter_block, MPI_Iallreduce, MPI_Ialltoall,
+// or MPI_Irecv + MPI_Isend for the ring shift (posted together: no
+// deadlock, whatever the ring direction). A non-leading dim is handled by
+// packing per-rank chunks into contiguous scratch (splitPack) before and
+// unpacking (concatUnpack) after, both on the MPI thread. f16/bf16
+// reductions are widened to f32 scratch, reduced in f32, narrowed once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Backends.h"
+
+#include "Layout.h"
+
+#include <cstring>
+
+namespace seqpar {
+namespace rt {
+namespace detail {
+
+namespace {
+constexpr int kShiftTag = 0x5e9;
+
+MPI_Op mpiOp(Reduction reduction) {
+  switch (reduction) {
+  case Reduction::Max:
+    return MPI_MAX;
+  case Reduction::Min:
+    return MPI_MIN;
+  case Reduction::Sum:
+    break;
+  }
+  return MPI_SUM;
+}
+
+char *allocScratch(std::unique_ptr<char[]> &slot, size_t bytes) {
+  slot.reset(new char[bytes ? bytes : 1]);
+  return slot.get();
+}
+
+MPI_Request *newRequest(MpiOp &op) {
+  op.requests.push_back(MPI_REQUEST_NULL);
+  return &op.requests.back();
+}
+
+class MpiRequest : public Request {
+public:
+  MpiRequest(std::shared_ptr<RequestState> state, MpiEngine &engine,
+             Counters &counters, CounterKey key)
+      : state_(std::move(state)), engine_(engine), counters_(counters),
+        key_(std::move(key)) {}
+  ~MpiRequest() override {
+    if (!waited_)
+      wait();
+  }
+  Status wait() override {
+    if (waited_)
+      return Status::success();
+    double t0 = monotonicSeconds();
+    engine_.waitFor(*state_);
+    counters_.addWait(key_, monotonicSeconds() - t0);
+    waited_ = true;
+    return Status::success();
+  }
+  bool test() override {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    return state_->done;
+  }
+  double completedAt() const override {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    return state_->completedAt;
+  }
+
+private:
+  std::shared_ptr<RequestState> state_;
+  MpiEngine &engine_;
+  Counters &counters_;
+  CounterKey key_;
+  bool waited_ = false;
+};
+} // namespace
+
+MpiCommunicator::MpiCommunicator(CommunicatorInfo info, MPI_Comm comm,
+                                 MpiEngine &engine, Counters &counters)
+    : info_(std::move(info)), comm_(comm), engine_(engine),
+      counters_(counters) {}
+
+MpiCommunicator::~MpiCommunicator() {
+  MPI_Comm comm = comm_;
+  engine_.runSync([&comm] { MPI_Comm_free(&comm); },
+                  "MPI_Comm_free of " + info_.label());
+}
+
+Status MpiCommunicator::start(const CollectiveOp &op,
+                              std::unique_ptr<Request> *request) {
+  *request = nullptr;
+  Geometry g;
+  Status status = validate(op, info_.size, &g);
+  if (!status.ok())
+    return Status::error(status.code,
+                         status.message + " (on " + info_.label() + ")");
+
+  auto m = std::make_unique<MpiOp>();
+  m->description = describe(op, info_);
+  CounterKey key{op.kind, info_.gridShape, info_.axes};
+  uint64_t bytes = g.bytesSent;
+  Counters *counters = &counters_;
+  m->record = [counters, key, bytes](MpiOp &, double seconds) {
+    counters->addCollective(key, bytes, seconds);
+  };
+
+  const size_t es = dtypeSize(op.dtype);
+  const MPI_Comm comm = comm_;
+  const int t = info_.size, r = info_.rank;
+  const MPI_Datatype moveType =
+      op.dtype == DType::F32 ? MPI_FLOAT : MPI_UINT16_T;
+  const DType dtype = op.dtype;
+  const MPI_Op reduce = mpiOp(op.reduction);
+  const char *in = static_cast<const char *>(op.input);
+  char *out = static_cast<char *>(op.output);
+
+  switch (op.kind) {
+  case OpKind::AllGather: {
+    const int count = static_cast<int>(g.inputElems);
+    const bool direct = g.outer == 1; // gathered dim is leading: no unpack
+    m->post = [=](MpiOp &o) {
+      char *dst = direct ? out
+                         : allocScratch(o.scratchA,
+                                        static_cast<size_t>(g.outputElems) * es);
+      MPI_Iallgather(in, count, moveType, dst, count, moveType, comm,
+                     newRequest(o));
+    };
+    if (!direct)
+      m->complete = [=](MpiOp &o) {
+        concatUnpack(o.scratchA.get(), out, g.outer, g.extent, g.inner, t, es);
+      };
+    break;
+  }
+  case OpKind::ReduceScatter: {
+    const int block = static_cast<int>(g.chunkElems);
+    m->post = [=](MpiOp &o) {
+      const char *src = in;
+      if (g.outer != 1) {
+        char *packed =
+            allocScratch(o.scratchA, static_cast<size_t>(g.inputElems) * es);
+        splitPack(in, packed, g.outer, g.extent, g.inner, t, es);
+        src = packed;
+      }
+      if (dtype == DType::F32) {
+        MPI_Ireduce_scatter_block(src, out, block, MPI_FLOAT, reduce, comm,
+                                  newRequest(o));
+        return;
+      }
+      float *wide = reinterpret_cast<float *>(
+          allocScratch(o.scratchB, static_cast<size_t>(g.inputElems) * 4));
+      toF32(dtype, src, wide, g.inputElems);
+      char *res = allocScratch(o.scratchC, static_cast<size_t>(block) * 4);
+      MPI_Ireduce_scatter_block(wide, res, block, MPI_FLOAT, reduce, comm,
+                                newRequest(o));
+    };
+    if (dtype != DType::F32)
+      m->complete = [=](MpiOp &o) {
+        fromF32(dtype, reinterpret_cast<float *>(o.scratchC.get()), out, block);
+      };
+    break;
+  }
+  case OpKind::AllReduce: {
+    const int count = static_cast<int>(g.inputElems);
+    m->post = [=](MpiOp &o) {
+      if (dtype == DType::F32) {
+        MPI_Iallreduce(in == out ? MPI_IN_PLACE : in, out, count, MPI_FLOAT,
+                       reduce, comm, newRequest(o));
+        return;
+      }
+      float *wide = reinterpret_cast<float *>(
+          allocScratch(o.scratchB, static_cast<size_t>(count) * 4));
+      toF32(dtype, in, wide, count);
+      MPI_Iallreduce(MPI_IN_PLACE, wide, count, MPI_FLOAT, reduce, comm,
+                     newRequest(o));
+    };
+    if (dtype != DType::F32)
+      m->complete = [=](MpiOp &o) {
+        fromF32(dtype, reinterpret_cast<float *>(o.scratchB.get()), out, count);
+      };
+    break;
+  }
+  case OpKind::AllToAll: {
+    const int chunk = static_cast<int>(g.chunkElems);
+    const bool packIn = g.outer != 1;       // split dim not leading
+    const bool unpackOut = g.chunkOuter != 1; // concat dim not leading
+    m->post = [=](MpiOp &o) {
+      const char *src = in;
+      if (packIn) {
+        char *packed =
+            allocScratch(o.scratchA, static_cast<size_t>(g.inputElems) * es);
+        splitPack(in, packed, g.outer, g.extent, g.inner, t, es);
+        src = packed;
+      }
+      char *dst = unpackOut ? allocScratch(o.scratchB,
+                                           static_cast<size_t>(g.outputElems) *
+                                               es)
+                            : out;
+      MPI_Ialltoall(src, chunk, moveType, dst, chunk, moveType, comm,
+                    newRequest(o));
+    };
+    if (unpackOut)
+      m->complete = [=](MpiOp &o) {
+        concatUnpack(o.scratchB.get(), out, g.chunkOuter, g.chunkExtent,
+                     g.chunkInner, t, es);
+      };
+    break;
+  }
+  case OpKind::Shift: {
+    const int count = static_cast<int>(g.inputElems);
+    const int64_t k = g.shift;
+    m->post = [=](MpiOp &o) {
+      if (k == 0) { // the ring maps every rank to itself
+        std::memcpy(out, in, static_cast<size_t>(count) * es);
+        return;
+      }
+      int dst = static_cast<int>((r + k) % t);
+      int src = static_cast<int>((r - k + t) % t);
+      MPI_Irecv(out, count, moveType, src, kShiftTag, comm, newRequest(o));
+      MPI_Isend(in, count, moveType, dst, kShiftTag, comm, newRequest(o));
+    };
+    break;
+  }
+  }
+
+  auto state = std::make_shared<RequestState>();
+  m->state = state;
+  m->startTime = monotonicSeconds();
+  m->requests.reserve(2);
+  engine_.submit(std::move(m));
+  *request = std::make_unique<MpiRequest>(state, engine_, counters_, key);
+  return Status::success();
+}
+
+} // namespace detail
+} // namespace rt
+} // namespace seqpar
