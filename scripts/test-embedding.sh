@@ -2,7 +2,8 @@
 # Installs seqpar from build dir $1 into a temporary prefix, builds
 # examples/embedding against that prefix only, runs it on the bundled GPT-2
 # TP program, and checks that it printed a sequence-parallel, upstream-only
-# program.
+# program; then builds examples/runtime-grid (the runtime alone) against the
+# same prefix and runs it on 4 MPI ranks.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -24,3 +25,15 @@ fi
 # The lowered program must parse and verify with upstream mlir-opt.
 sed 1d "$work/out.mlir" | /usr/lib/llvm-22/bin/mlir-opt --verify-diagnostics > /dev/null
 echo "embedding: PASS (installed package, consumer build, upstream-only output)"
+
+# The runtime alone: a TP x CP grid program against the same prefix.
+cmake -G Ninja -S "$root/examples/runtime-grid" -B "$work/grid" \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release > "$work/grid-configure.log"
+cmake --build "$work/grid" > "$work/grid-build.log" || { cat "$work/grid-build.log"; exit 1; }
+mpi_flags=(-np 4)
+[ "$(id -u)" -eq 0 ] && mpi_flags+=(--allow-run-as-root)
+mpirun --version 2>/dev/null | grep -q "Open MPI" && mpi_flags+=(--oversubscribe)
+mpirun "${mpi_flags[@]}" "$work/grid/grid-demo" > "$work/grid.out"
+[ "$(grep -c ': ok$' "$work/grid.out")" -eq 4 ] || { cat "$work/grid.out"; exit 1; }
+grep -q "all_gather" "$work/grid.out" || { cat "$work/grid.out"; exit 1; }
+echo "runtime-grid: PASS (4 ranks, TP x CP communicators from the installed package)"
