@@ -382,6 +382,10 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         setSeqDim(concat.getResult(), *seq);
         return info;
       })
+      .Case<tensor::ExtractOp>([&](tensor::ExtractOp) {
+        return notTokenWise(Kind::NotTokenWise,
+                            "reads single elements by index");
+      })
       .Case<tosa::TransposeOp>([&](tosa::TransposeOp transpose) {
         SeqDim seq = *operandSeq(0);
         info.operandDims[0] = seq.dim;

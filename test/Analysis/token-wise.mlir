@@ -225,3 +225,13 @@ func.func @tosa_ops(%x: tensor<1x8x16xf32> {seqpar.seq_dim = 1 : i64}, %w: tenso
   %mm = tosa.matmul %x, %w, %zp, %zp : (tensor<1x8x16xf32>, tensor<1x16x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x4xf32>
   return %t, %r, %q, %m, %sum, %mm : tensor<1x16x8xf32>, tensor<8x16xf32>, tensor<1x2x4x16xf32>, tensor<1x8x1xf32>, tensor<1x1x16xf32>, tensor<1x8x4xf32>
 }
+
+// -----
+
+// Tests that reading single elements by index needs all tokens.
+
+func.func @extract(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %i: index) -> f32 {
+  // expected-remark @below {{not token-wise: reads single elements by index}}
+  %e = tensor.extract %x[%i, %i] : tensor<8x16xf32>
+  return %e : f32
+}

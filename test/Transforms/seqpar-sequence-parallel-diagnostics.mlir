@@ -200,3 +200,47 @@ func.func @caller(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %y = func.call @callee(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
   return %y : tensor<8x16xf32>
 }
+
+// -----
+
+// Tests that a root whose partial-sum input would be computed on sequence
+// shards (weights TP-split but not annotated in this function) makes the
+// region feeding it keep its all-reduce, instead of producing wrong values.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{2 all_reduce kept}}
+func.func @unannotated_weights(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %w1: tensor<16x32xf32>, %w2: tensor<32x16xf32>) -> tensor<8x16xf32> {
+  %c0 = arith.constant 0.0 : f32
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'shard.all_reduce' (its partial-sum input would be computed on sequence shards; an operand on its path is probably TP-sharded without a #seqpar.sharding attribute)}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %e1 = tensor.empty() : tensor<8x32xf32>
+  %f1 = linalg.fill ins(%c0 : f32) outs(%e1 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %h = linalg.matmul ins(%r, %w1 : tensor<8x16xf32>, tensor<16x32xf32>) outs(%f1 : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %e2 = tensor.empty() : tensor<8x16xf32>
+  %f2 = linalg.fill ins(%c0 : f32) outs(%e2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %o = linalg.matmul ins(%h, %w2 : tensor<8x32xf32>, tensor<32x16xf32>) outs(%f2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  // The residual add joins both roots' regions, so both are kept.
+  // expected-note @+2 {{blocking op here}}
+  // expected-remark @+1 {{all_reduce kept: its sequence-sharded region would reach 'shard.all_reduce' (its partial-sum input}}
+  %y = shard.all_reduce %o on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %z = arith.addf %y, %r : tensor<8x16xf32>
+  return %z : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that a function with TP all-reduces but no sequence dim is skipped
+// with a remark when another function of the module has one.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{sequence-parallel: skipped, no argument of this function has a sequence dim (seqpar.seq_dim)}}
+func.func @helper(%v: tensor<16xf32>) -> tensor<16xf32> {
+  %r = shard.all_reduce %v on @grid grid_axes = [0] : tensor<16xf32> -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+// expected-remark @below {{1 all_reduce}}
+func.func @entry(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  return %a : tensor<8x16xf32>
+}

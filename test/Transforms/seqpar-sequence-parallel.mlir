@@ -231,3 +231,28 @@ func.func @product_over_sequence(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}
   } -> tensor<16xf32>
   return %p : tensor<16xf32>
 }
+
+// -----
+
+// Tests a value gathered for an operand other than #0 of its consumer (the
+// column-parallel matmul written weight-first, y^T = W^T x^T).
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func @weight_first
+// CHECK-SAME: (%{{.+}}, %[[WT:.+]]: tensor<32x16xf32>
+// CHECK: %[[T:.+]] = linalg.transpose ins(%{{.+}} : tensor<4x16xf32>) outs(%{{.+}} : tensor<16x4xf32>)
+// CHECK: %[[G:.+]] = shard.all_gather %[[T]] on @grid grid_axes = [0] gather_axis = 1 : tensor<16x4xf32> -> tensor<16x8xf32>
+// CHECK: linalg.matmul ins(%[[WT]], %[[G]] : tensor<32x16xf32>, tensor<16x8xf32>)
+func.func @weight_first(%x: tensor<8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>, seqpar.seq_dim = 0 : i64},
+                        %wt: tensor<32x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})
+    -> (tensor<32x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>}) {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  %e = tensor.empty() : tensor<16x8xf32>
+  %at = linalg.transpose ins(%a : tensor<8x16xf32>) outs(%e : tensor<16x8xf32>) permutation = [1, 0]
+  %c0 = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<32x8xf32>
+  %f = linalg.fill ins(%c0 : f32) outs(%e2 : tensor<32x8xf32>) -> tensor<32x8xf32>
+  %y = linalg.matmul ins(%wt, %at : tensor<32x16xf32>, tensor<16x8xf32>) outs(%f : tensor<32x8xf32>) -> tensor<32x8xf32>
+  return %y : tensor<32x8xf32>
+}

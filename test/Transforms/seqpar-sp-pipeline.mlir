@@ -50,3 +50,29 @@ func.func @upstream_partitioned(%x: tensor<8x16xf32>, %w1: tensor<16x16xf32>, %w
   %4 = math.tanh %all_slice : tensor<4x16xf32>
   return %4 : tensor<4x16xf32>
 }
+
+// -----
+
+// Tests that the pipeline inlines outlined helpers (a LayerNorm-like
+// function) so their token-wise ops join the sequence-sharded region, while
+// external declarations (a timer) stay calls.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func private @timer() -> ()
+func.func private @norm(%v: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %n = arith.negf %v : tensor<8x16xf32>
+  return %n : tensor<8x16xf32>
+}
+// CHECK-LABEL: func.func @outlined
+// CHECK: call @timer() : () -> ()
+// CHECK: %[[RS:.+]] = shard.reduce_scatter
+// CHECK: arith.negf %{{.+}} : tensor<4x16xf32>
+// CHECK: shard.all_gather
+// CHECK-NOT: call @norm
+func.func @outlined(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  func.call @timer() : () -> ()
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.addf %r, %x : tensor<8x16xf32>
+  %n = func.call @norm(%a) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %n : tensor<8x16xf32>
+}

@@ -14,6 +14,9 @@ using namespace mlir::seqpar;
 
 void mlir::seqpar::buildSequenceParallelPipeline(
     OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+  // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
+  // one function; external declarations (timers) stay calls.
+  pm.addPass(createInlinerPass());
   // Graphs from other frontends mix tosa and linalg: bring tosa down to
   // linalg/arith/tensor first so one analysis sees one form.
   OpPassManager &fpm = pm.nest<func::FuncOp>();

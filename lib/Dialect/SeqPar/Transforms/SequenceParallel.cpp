@@ -349,6 +349,24 @@ void SequenceParallelPlan::finalize() {
       }
     }
   }
+  // A root's partial-sum input computed on sequence shards means an op the
+  // analysis took as TP-replicated is TP-local (typically a TP-split weight
+  // without #seqpar.sharding): nothing about that region can be trusted.
+  for (const Component &component : components)
+    for (shard::AllReduceOp root : component.roots) {
+      auto input = shardedValues.find(root.getInput());
+      if (input == shardedValues.end() ||
+          isa<BlockArgument>(root.getInput()))
+        continue;
+      Component &culprit = components[leader(input->second)];
+      if (!culprit.blocker) {
+        culprit.blocker = root;
+        culprit.blockerReason =
+            "its partial-sum input would be computed on sequence shards; an "
+            "operand on its path is probably TP-sharded without a "
+            "#seqpar.sharding attribute";
+      }
+    }
   for (auto &[op, id] : regionOps)
     ++components[leader(id)].numRegionOps;
   for (auto &[op, reduction] : reductionOps)
@@ -379,6 +397,10 @@ struct SequenceParallelPass
 
 private:
   LogicalResult runOnFunction(func::FuncOp func);
+
+  /// Functions with TP all-reduces but no sequence dim (see runOnOperation).
+  SmallVector<func::FuncOp> functionsWithoutSeqDim;
+  bool anyFunctionWithSeqDim = false;
   LogicalResult resolveGrid(func::FuncOp func, FlatSymbolRefAttr &grid,
                             int16_t &axis, int64_t &numRanks);
   void rewrite(func::FuncOp func, SequenceParallelPlan &plan,
@@ -446,9 +468,33 @@ LogicalResult SequenceParallelPass::resolveGrid(func::FuncOp func,
 }
 
 void SequenceParallelPass::runOnOperation() {
-  for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
+  functionsWithoutSeqDim.clear();
+  anyFunctionWithSeqDim = false;
+  for (auto func :
+       llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
     if (failed(runOnFunction(func)))
       return signalPassFailure();
+  // TP all-reduces in functions without a sequence dim: an error when no
+  // function names one (the user forgot it), else a remark per function
+  // (helpers called from the rewritten entry).
+  for (func::FuncOp func : functionsWithoutSeqDim) {
+    if (anyFunctionWithSeqDim) {
+      emitRemark(func.getLoc())
+          << "sequence-parallel: skipped, no argument of this function has a "
+             "sequence dim (seqpar.seq_dim)";
+      continue;
+    }
+    InFlightDiagnostic diag = emitError(func.getLoc())
+                              << "no sequence dim: put a seqpar.seq_dim "
+                                 "attribute on an argument";
+    if (seqDim >= 0)
+      diag << " (the seq-dim=" << seqDim
+           << " option applies to the first tensor argument of rank > "
+           << seqDim << ", and there is none)";
+    else
+      diag << " or pass the 'seq-dim' option";
+    return signalPassFailure();
+  }
 }
 
 /// Reports TP all-reduces the rewrite does not see: only the top level of a
@@ -502,19 +548,12 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
   numAllReducesBefore += plan.allRoots.size();
 
   if (analysis.getSeqLen() < 0) {
-    if (plan.allRoots.empty())
-      return success();
-    InFlightDiagnostic diag = emitError(func.getLoc())
-                              << "no sequence dim: put a seqpar.seq_dim "
-                                 "attribute on an argument";
-    if (seqDim >= 0)
-      diag << " (the seq-dim=" << seqDim
-           << " option applies to the first tensor argument of rank > "
-           << seqDim << ", and there is none)";
-    else
-      diag << " or pass the 'seq-dim' option";
-    return failure();
+    // Decided for the whole module once every function has been seen.
+    if (!plan.allRoots.empty())
+      functionsWithoutSeqDim.push_back(func);
+    return success();
   }
+  anyFunctionWithSeqDim = true;
   // Refuse uneven shards before touching the IR, unless asked to pad
   // (SPEC section 3.2).
   int64_t seqLen = analysis.getSeqLen();
@@ -820,17 +859,26 @@ void SequenceParallelPass::rewrite(func::FuncOp func,
     bool leaveSharded = outputSharded && !keepSignature &&
                         !builder.isPadded() && outer == 1 && seq.inner == 1;
     for (OpOperand *use : uses) {
+      if (use->getOwner() != returnOp.getOperation()) {
+        toGather.push_back(use);
+        continue;
+      }
       unsigned index = use->getOperandNumber();
       ShardingAttr sharding = getResultSharding(func, index);
       if (!sharding)
         sharding = ShardingAttr::getReplicated(&getContext(), plan.grid);
-      if (leaveSharded && use->getOwner() == returnOp.getOperation() &&
-          canSplitFurther(sharding, seq.dim)) {
+      if (leaveSharded && canSplitFurther(sharding, seq.dim)) {
         func.setResultAttr(index, SeqParDialect::kShardingAttrName,
                            sharding.withDimSplit(seq.dim, {plan.axis}));
         resultsChanged = true;
         continue;
       }
+      if (outputSharded)
+        emitRemark(returnOp.getLoc())
+            << "output-sharded: result #" << index
+            << " is gathered: its sharding cannot be stated (padded "
+               "sequence, flattened sequence dim, non-contiguous split or a "
+               "called function)";
       toGather.push_back(use);
     }
     if (toGather.empty())
@@ -877,8 +925,9 @@ void SequenceParallelPass::rewrite(func::FuncOp func,
     remark << "; sequence padded from " << analysis.getSeqLen() << " to "
            << builder.getLocalSeqLen() * numRanks << " tokens";
   if (bytesAfterTotal > bytesBeforeTotal)
-    remark << "; more than the TP program: values are gathered for ops "
-              "outside the Megatron pattern that need all tokens";
+    remark << "; more than the TP program's bytes (padding, reductions over "
+              "the sequence, or values gathered for ops outside the Megatron "
+              "pattern)";
 }
 
 } // namespace

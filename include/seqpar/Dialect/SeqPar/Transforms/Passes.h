@@ -50,10 +50,10 @@ struct SequenceParallelPipelineOptions
       llvm::cl::init(false)};
 };
 
-/// Builds the TP -> TP+SP pipeline: tosa to linalg/arith/tensor (so mixed
-/// tosa+linalg graphs are accepted), all_reduce+all_slice folding, CSE (so
-/// equal reshapes of one value are gathered once), the sequence-parallel
-/// rewrite, then canonicalize and CSE.
+/// Builds the TP -> TP+SP pipeline: inlining, tosa to linalg/arith/tensor
+/// (so mixed tosa+linalg graphs are accepted), all_reduce+all_slice folding,
+/// CSE (so equal reshapes of one value are gathered once), the
+/// sequence-parallel rewrite, then canonicalize and CSE.
 void buildSequenceParallelPipeline(OpPassManager &pm,
                                    const SequenceParallelPipelineOptions &opts);
 
