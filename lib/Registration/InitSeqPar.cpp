@@ -3,6 +3,7 @@
 #include "seqpar/InitSeqPar.h"
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/BufferizableOpInterfaceImpl.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +26,7 @@ void mlir::seqpar::registerSeqParDialects(DialectRegistry &registry) {
                   tosa::TosaDialect>();
   func::registerAllExtensions(registry);
   tensor::registerAllExtensions(registry);
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void mlir::seqpar::registerAllSeqParPasses() {

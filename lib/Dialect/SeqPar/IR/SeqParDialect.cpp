@@ -13,6 +13,7 @@ using namespace mlir::seqpar;
 
 void SeqParDialect::initialize() {
   registerAttributes();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "seqpar/Dialect/SeqPar/IR/SeqParOps.cpp.inc"

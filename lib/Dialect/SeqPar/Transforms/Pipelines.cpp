@@ -1,5 +1,6 @@
 //===- Pipelines.cpp - seqpar named pipelines -----------------------------===//
 
+#include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
@@ -44,4 +45,5 @@ void mlir::seqpar::registerSeqParPassesAndPipelines() {
       "seqpar-sp-pipeline",
       "TP per-rank program (linalg and/or tosa) to TP+SP per-rank program",
       buildSequenceParallelPipeline);
+  registerLowerToLLVMPipeline();
 }

@@ -24,6 +24,8 @@
 #define GET_ATTRDEF_CLASSES
 #include "seqpar/Dialect/SeqPar/IR/SeqParAttrs.h.inc"
 
+#include "seqpar/Dialect/SeqPar/IR/SeqParCollectives.h"
+
 #define GET_OP_CLASSES
 #include "seqpar/Dialect/SeqPar/IR/SeqParOps.h.inc"
 

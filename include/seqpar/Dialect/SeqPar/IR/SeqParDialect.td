@@ -14,7 +14,9 @@ def SeqPar_Dialect : Dialect {
     transformer sequence parallelism: the per-rank sharding attribute that
     relates a per-rank value to its global tensor (`#seqpar.sharding`), the
     sequence-dimension annotation of function arguments (`seqpar.seq_dim`),
-    and position-keyed dropout (`seqpar.dropout`). Collectives themselves are
+    position-keyed dropout (`seqpar.dropout`), and asynchronous forms of the
+    collectives and of the ring shift (start returning a request, wait) for
+    overlapping communication with compute. Synchronous collectives are
     upstream `shard` ops.
 
     Function-argument and -result attributes understood by the dialect:
@@ -26,6 +28,7 @@ def SeqPar_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::shard::ShardDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
@@ -34,6 +37,8 @@ def SeqPar_Dialect : Dialect {
     /// Name of the sequence-dimension attribute on function arguments.
     static constexpr llvm::StringLiteral kSeqDimAttrName = "seqpar.seq_dim";
     void registerAttributes();
+    /// Registers !seqpar.request (SeqParCollectives.cpp).
+    void registerTypes();
   }];
 }
 

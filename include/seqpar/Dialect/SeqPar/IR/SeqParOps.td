@@ -66,4 +66,6 @@ def SeqPar_DropoutOp : SeqPar_Op<"dropout", [
   let hasVerifier = 1;
 }
 
+include "seqpar/Dialect/SeqPar/IR/SeqParCollectives.td"
+
 #endif // SEQPAR_OPS_TD

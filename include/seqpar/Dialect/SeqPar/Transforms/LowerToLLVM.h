@@ -1,0 +1,58 @@
+//===- LowerToLLVM.h - per-rank tensor program -> LLVM ------------*- C++ -*-===//
+//
+// The `seqpar-lower-to-llvm` named pipeline (per-rank tensor program to the
+// LLVM dialect, collectives on the seqpar runtime, GEMMs on CBLAS) and the
+// patterns of `seqpar-lower-matmul-to-blas`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_DIALECT_SEQPAR_TRANSFORMS_LOWERTOLLVM_H
+#define SEQPAR_DIALECT_SEQPAR_TRANSFORMS_LOWERTOLLVM_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+class RewritePatternSet;
+namespace seqpar {
+
+/// Adds the pattern turning f32 linalg contractions on buffers into
+/// cblas_sgemm calls (see the seqpar-lower-matmul-to-blas pass).
+void populateMatmulToBlasPatterns(RewritePatternSet &patterns);
+
+/// Options of the `seqpar-lower-to-llvm` pipeline.
+struct LowerToLLVMPipelineOptions
+    : public PassPipelineOptions<LowerToLLVMPipelineOptions> {
+  PassOptions::Option<bool> blas{
+      *this, "blas",
+      llvm::cl::desc("Run f32 matmul-like ops with cblas_sgemm (else loops)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> counted{
+      *this, "counted-alloc",
+      llvm::cl::desc("Allocate through _mlir_memref_to_llvm_alloc/free (the "
+                     "runtime's counted hooks) instead of malloc/free"),
+      llvm::cl::init(true)};
+};
+
+/// Builds the pipeline from a per-rank tensor program (linalg/tosa/tensor/
+/// arith/math/shard/seqpar on tensors) to the LLVM dialect:
+///   tosa -> linalg/arith/tensor; seqpar-expand-dropout (Philox); the
+///   seqpar.* signature attributes dropped; elementwise -> linalg;
+///   one-shot-bufferize (function boundaries, identity layouts);
+///   buffer-deallocation-pipeline; seqpar-lower-matmul-to-blas (option);
+///   seqpar-lower-collectives-to-runtime; bufferization.clone -> memref;
+///   linalg -> loops; scf -> cf;
+///   expand-strided-metadata; lower-affine;
+///   finalize-memref-to-llvm{use-generic-functions} (option); convert-to-llvm;
+///   reconcile-unrealized-casts; symbol-dce (removes the shard.grid symbols).
+/// `pm` must be anchored on builtin.module.
+void buildLowerToLLVMPipeline(OpPassManager &pm,
+                              const LowerToLLVMPipelineOptions &options);
+
+/// Registers `seqpar-lower-to-llvm` with the global pass registry.
+void registerLowerToLLVMPipeline();
+
+} // namespace seqpar
+} // namespace mlir
+
+#endif // SEQPAR_DIALECT_SEQPAR_TRANSFORMS_LOWERTOLLVM_H

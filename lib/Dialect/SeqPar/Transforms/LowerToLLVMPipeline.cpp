@@ -1,0 +1,86 @@
+//===- LowerToLLVMPipeline.cpp - the seqpar-lower-to-llvm pipeline --------===//
+
+#include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+/// Drops the `seqpar.*` argument and result attributes of every function:
+/// they describe tensors and are checked against the argument types, which
+/// bufferization turns into memrefs. (Internal to the pipeline.)
+struct DropSignatureAttrsPass
+    : public PassWrapper<DropSignatureAttrsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropSignatureAttrsPass)
+  StringRef getArgument() const override {
+    return "seqpar-drop-signature-attrs";
+  }
+  void runOnOperation() override {
+    auto strip = [](DictionaryAttr attrs) -> DictionaryAttr {
+      if (!attrs)
+        return attrs;
+      SmallVector<NamedAttribute> kept;
+      for (NamedAttribute attr : attrs)
+        if (!attr.getName().getValue().starts_with("seqpar."))
+          kept.push_back(attr);
+      return DictionaryAttr::get(attrs.getContext(), kept);
+    };
+    getOperation().walk([&](FunctionOpInterface func) {
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        func.setArgAttrs(i, strip(func.getArgAttrDict(i)));
+      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+        func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
+    });
+  }
+};
+} // namespace
+
+/// Appends a textual pipeline of upstream passes (their options are spelled
+/// as on the command line, so seqpar-opt reproduces them exactly).
+static void addPipeline(OpPassManager &pm, StringRef text) {
+  if (failed(parsePassPipeline(text, pm)))
+    llvm::report_fatal_error(llvm::Twine("seqpar-lower-to-llvm: bad pipeline ") +
+                             text);
+}
+
+void mlir::seqpar::buildLowerToLLVMPipeline(
+    OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  fpm.addPass(tosa::createTosaToLinalgNamed());
+  fpm.addPass(tosa::createTosaToLinalg());
+  fpm.addPass(createTosaToArithPass());
+  fpm.addPass(createTosaToTensorPass());
+  pm.addPass(createExpandDropout());
+  pm.addPass(std::make_unique<DropSignatureAttrsPass>());
+  addPipeline(pm, "func.func(convert-elementwise-to-linalg)");
+  addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
+                  "function-boundary-type-conversion=identity-layout-map}");
+  addPipeline(pm, "buffer-deallocation-pipeline");
+  if (options.blas)
+    pm.addPass(createLowerMatmulToBlas());
+  pm.addPass(createLowerCollectivesToRuntime());
+  addPipeline(pm, "convert-bufferization-to-memref,"
+                  "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
+                  "expand-strided-metadata,lower-affine");
+  addPipeline(pm, options.counted
+                      ? "finalize-memref-to-llvm{use-generic-functions=true}"
+                      : "finalize-memref-to-llvm");
+  addPipeline(pm, "convert-to-llvm,reconcile-unrealized-casts,symbol-dce");
+}
+
+void mlir::seqpar::registerLowerToLLVMPipeline() {
+  PassPipelineRegistration<LowerToLLVMPipelineOptions>(
+      "seqpar-lower-to-llvm",
+      "Per-rank tensor program to the LLVM dialect: bufferization, "
+      "collectives on the seqpar runtime, GEMMs on CBLAS",
+      buildLowerToLLVMPipeline);
+}

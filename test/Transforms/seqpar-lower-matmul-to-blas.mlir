@@ -1,0 +1,126 @@
+// RUN: seqpar-opt %s -split-input-file --seqpar-lower-matmul-to-blas -verify-diagnostics | FileCheck %s
+
+// Tests that linalg.matmul on f32 buffers becomes one row-major cblas_sgemm
+// with alpha = beta = 1 (linalg accumulates into its output).
+
+// CHECK-LABEL: func.func @matmul
+func.func @matmul(%a: memref<32x64xf32>, %b: memref<64x16xf32>, %c: memref<32x16xf32>) {
+  // CHECK: %[[ONE:.+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+  // CHECK-NEXT: %[[ROW:.+]] = llvm.mlir.constant(101 : i32) : i32
+  // CHECK-NEXT: %[[NTA:.+]] = llvm.mlir.constant(111 : i32) : i32
+  // CHECK-NEXT: %[[NTB:.+]] = llvm.mlir.constant(111 : i32) : i32
+  // CHECK-NEXT: %[[M:.+]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[N:.+]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[K:.+]] = llvm.mlir.constant(64 : i32) : i32
+  // CHECK-NEXT: %[[LDA:.+]] = llvm.mlir.constant(64 : i32) : i32
+  // CHECK-NEXT: %[[LDB:.+]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[LDC:.+]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: llvm.call @cblas_sgemm(%[[ROW]], %[[NTA]], %[[NTB]], %[[M]], %[[N]], %[[K]], %[[ONE]], %{{.+}}, %[[LDA]], %{{.+}}, %[[LDB]], %[[ONE]], %{{.+}}, %[[LDC]])
+  // CHECK-NOT: linalg.matmul
+  linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x16xf32>) outs(%c : memref<32x16xf32>)
+  return
+}
+// CHECK: llvm.func @cblas_sgemm(i32, i32, i32, i32, i32, i32, f32, !llvm.ptr, i32, !llvm.ptr, i32, f32, !llvm.ptr, i32)
+
+// -----
+
+// Tests that batch_matmul loops over the batch with per-batch pointer
+// offsets (elements of one matrix).
+
+// CHECK-LABEL: func.func @batch_matmul
+func.func @batch_matmul(%a: memref<4x16x8xf32>, %b: memref<4x8x16xf32>, %c: memref<4x16x16xf32>) {
+  // CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step
+  // CHECK: %[[II:.+]] = arith.index_cast %[[I]] : index to i64
+  // CHECK: %[[SA:.+]] = arith.constant 128 : i64
+  // CHECK: %[[OA:.+]] = arith.muli %[[II]], %[[SA]] : i64
+  // CHECK: llvm.getelementptr %{{.+}}[%[[OA]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK: llvm.call @cblas_sgemm
+  linalg.batch_matmul ins(%a, %b : memref<4x16x8xf32>, memref<4x8x16xf32>) outs(%c : memref<4x16x16xf32>)
+  return
+}
+
+// -----
+
+// Tests that a linear layer written as a linalg.generic over [b, s, h] x
+// [h, n] is one GEMM with M = b * s, and that a transposed weight [n, h]
+// uses CblasTrans (112) with ldb = h.
+
+#a = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#w = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
+#wt = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#c = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @linear
+func.func @linear(%x: memref<2x16x32xf32>, %w: memref<32x48xf32>, %wt: memref<48x32xf32>, %y: memref<2x16x48xf32>) {
+  // CHECK-DAG: %[[M:.+]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-DAG: %[[N:.+]] = llvm.mlir.constant(48 : i32) : i32
+  // CHECK: llvm.call @cblas_sgemm(%{{.+}}, %{{.+}}, %{{.+}}, %[[M]], %[[N]], %{{.+}}
+  linalg.generic {indexing_maps = [#a, #w, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<2x16x32xf32>, memref<32x48xf32>) outs(%y : memref<2x16x48xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %m = arith.mulf %i, %j : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  // CHECK: %[[T:.+]] = llvm.mlir.constant(112 : i32) : i32
+  // CHECK-NEXT: llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: llvm.mlir.constant(48 : i32) : i32
+  // CHECK-NEXT: llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[LDB:.+]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: llvm.mlir.constant(48 : i32) : i32
+  // CHECK-NEXT: llvm.call @cblas_sgemm(%{{.+}}, %{{.+}}, %[[T]], {{.*}}, %[[LDB]], %{{.+}}, %{{.+}}, %{{.+}})
+  linalg.generic {indexing_maps = [#a, #wt, #c], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %wt : memref<2x16x32xf32>, memref<48x32xf32>) outs(%y : memref<2x16x48xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %m = arith.mulf %i, %j : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a strided view with a row stride is passed as the leading
+// dimension, and that rows that are not equally spaced stay as loops.
+
+// CHECK-LABEL: func.func @strided
+func.func @strided(%a: memref<16x32xf32, strided<[48, 1], offset: 16>>, %b: memref<32x8xf32>, %c: memref<16x8xf32>,
+                   %a3: memref<2x4x32xf32, strided<[512, 64, 1]>>, %c3: memref<2x4x8xf32>) {
+  // CHECK: %[[LDA:.+]] = llvm.mlir.constant(48 : i32) : i32
+  // CHECK: llvm.call @cblas_sgemm({{.*}}, %[[LDA]],
+  linalg.matmul ins(%a, %b : memref<16x32xf32, strided<[48, 1], offset: 16>>, memref<32x8xf32>) outs(%c : memref<16x8xf32>)
+  // CHECK: linalg.generic
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a3, %b : memref<2x4x32xf32, strided<[512, 64, 1]>>, memref<32x8xf32>) outs(%c3 : memref<2x4x8xf32>) {
+  ^bb0(%i: f32, %j: f32, %o: f32):
+    %m = arith.mulf %i, %j : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a bf16 matmul stays a loop nest, with a remark.
+
+// CHECK-LABEL: func.func @bf16
+func.func @bf16(%a: memref<4x8xbf16>, %b: memref<8x4xbf16>, %c: memref<4x4xbf16>) {
+  // CHECK: linalg.matmul
+  // expected-remark @+1 {{contraction on 'bf16' is not sent to BLAS (f32 only): it runs as loops}}
+  linalg.matmul ins(%a, %b : memref<4x8xbf16>, memref<8x4xbf16>) outs(%c : memref<4x4xbf16>)
+  return
+}
+
+// -----
+
+// Tests that tensors are left alone (the pass runs after bufferization).
+
+// CHECK-LABEL: func.func @tensors
+func.func @tensors(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // CHECK: linalg.matmul
+  %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
