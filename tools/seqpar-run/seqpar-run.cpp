@@ -400,6 +400,10 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry) {
     fail("lowering " + entry.getName() + " to LLVM failed (see above)");
 
   ExecutionEngineOptions engineOptions;
+  // memrefCopy and friends, which the memref lowering calls for copies of
+  // non-contiguous views (e.g. padded sequence slices).
+  static const llvm::StringRef runnerUtils[] = {SEQPAR_C_RUNNER_UTILS};
+  engineOptions.sharedLibPaths = runnerUtils;
   auto transformer = makeOptimizingTransformer(3, 0, nullptr);
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;

@@ -6,7 +6,6 @@
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -14,35 +13,6 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-namespace {
-/// Drops the `seqpar.*` argument and result attributes of every function:
-/// they describe tensors and are checked against the argument types, which
-/// bufferization turns into memrefs. (Internal to the pipeline.)
-struct DropSignatureAttrsPass
-    : public PassWrapper<DropSignatureAttrsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropSignatureAttrsPass)
-  StringRef getArgument() const override {
-    return "seqpar-drop-signature-attrs";
-  }
-  void runOnOperation() override {
-    auto strip = [](DictionaryAttr attrs) -> DictionaryAttr {
-      if (!attrs)
-        return attrs;
-      SmallVector<NamedAttribute> kept;
-      for (NamedAttribute attr : attrs)
-        if (!attr.getName().getValue().starts_with("seqpar."))
-          kept.push_back(attr);
-      return DictionaryAttr::get(attrs.getContext(), kept);
-    };
-    getOperation().walk([&](FunctionOpInterface func) {
-      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-        func.setArgAttrs(i, strip(func.getArgAttrDict(i)));
-      for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-        func.setResultAttrs(i, strip(func.getResultAttrDict(i)));
-    });
-  }
-};
-} // namespace
 
 /// Appends a textual pipeline of upstream passes (their options are spelled
 /// as on the command line, so seqpar-opt reproduces them exactly).
@@ -59,8 +29,12 @@ void mlir::seqpar::buildLowerToLLVMPipeline(
   fpm.addPass(tosa::createTosaToLinalg());
   fpm.addPass(createTosaToArithPass());
   fpm.addPass(createTosaToTensorPass());
-  pm.addPass(createExpandDropout());
-  pm.addPass(std::make_unique<DropSignatureAttrsPass>());
+  // Dropout to Philox arithmetic; seqpar.* signature attributes (checked
+  // against tensor types, which bufferization turns into memrefs) to strings.
+  LowerToUpstreamOptions upstream;
+  upstream.keepCollectives = true;
+  pm.addPass(createLowerToUpstream(upstream));
+  pm.addPass(createDecomposeAggregates());
   addPipeline(pm, "func.func(convert-elementwise-to-linalg)");
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                   "function-boundary-type-conversion=identity-layout-map}");

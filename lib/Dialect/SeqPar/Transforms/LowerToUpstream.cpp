@@ -41,6 +41,7 @@ static DictionaryAttr lowerAttrs(DictionaryAttr attrs) {
 namespace {
 struct LowerToUpstreamPass
     : public mlir::seqpar::impl::LowerToUpstreamBase<LowerToUpstreamPass> {
+  using LowerToUpstreamBase::LowerToUpstreamBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     RewritePatternSet patterns(&getContext());
@@ -53,6 +54,8 @@ struct LowerToUpstreamPass
       for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
         func.setResultAttrs(i, lowerAttrs(func.getResultAttrDict(i)));
     });
+    if (keepCollectives)
+      return;
     WalkResult left = module.walk([&](Operation *op) {
       if (isa<SeqParDialect>(op->getDialect())) {
         op->emitError() << "cannot be lowered to upstream dialects";

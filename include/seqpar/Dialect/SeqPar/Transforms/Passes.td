@@ -163,6 +163,26 @@ def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
     func.func @f(%x: tensor<8xf32> {seqpar_lowered.sharding = "#seqpar.sharding<@grid, [[0]]>"})
     ```
   }];
+  let options = [
+    Option<"keepCollectives", "keep-collectives", "bool", /*default=*/"false",
+           "Leave seqpar's asynchronous collectives for "
+           "seqpar-lower-collectives-to-runtime (used by seqpar-lower-to-llvm)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
+  let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";
+  let description = [{
+    Replaces every op implementing `linalg::AggregatedOpInterface` (e.g.
+    `linalg.softmax`) with its decomposition into linalg generics and named
+    ops (max, sub+exp, sum, div), which bufferize and lower to loops. Used by
+    `seqpar-lower-to-llvm` before bufferization.
+  }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

@@ -1,0 +1,290 @@
+//===- RuntimeBench.cpp - runtime collectives vs direct MPI ---------------===//
+//
+// Host mode (default; run under mpirun -np N):
+//   times the runtime's blocking f32 all-gather and reduce-scatter on the
+//   communicator of grid [N] axis 0 against MPI_Allgather and
+//   MPI_Reduce_scatter_block made directly on a duplicate of MPI_COMM_WORLD
+//   (the same ranks in the same order) with the same sizes. The direct calls
+//   run on the runtime's MPI thread (Runtime::runOnMpiThread: MPI is
+//   FUNNELED to it) and are timed there with MPI_Wtime, so they exclude the
+//   hand-off to that thread that the runtime's time includes. Iterations of
+//   the two alternate; each is preceded by a barrier; the time of an
+//   iteration is the max over ranks; the median over iterations is reported.
+//
+// Device mode (--device; NCCL builds only): the runtime's all-gather,
+//   reduce-scatter, all-reduce, all-to-all and shift on cudaMalloc'd f32
+//   buffers (NCCL backend), synchronized with cudaDeviceSynchronize.
+//
+// Sizes are N = bytes of the full tensor (gathered output of all-gather,
+// unscattered input of reduce-scatter, the buffer of all-reduce / all-to-all
+// / shift), SPEC 5's convention.
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/runtime/Runtime.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#ifdef SEQPAR_BENCH_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+using namespace seqpar::rt;
+
+namespace {
+
+void check(const Status &s, const char *what) {
+  if (!s.ok()) {
+    std::fprintf(stderr, "seqpar-runtime-bench: %s: %s\n", what,
+                 s.message.c_str());
+    std::exit(2);
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// Element-wise max over ranks of per-iteration times (valid on every rank).
+std::vector<double> maxOverRanks(Runtime &rt, std::vector<double> v) {
+  std::vector<double> out(v.size());
+  check(rt.runOnMpiThread([&] {
+          MPI_Allreduce(v.data(), out.data(), (int)v.size(), MPI_DOUBLE,
+                        MPI_MAX, MPI_COMM_WORLD);
+        }),
+        "gather times");
+  return out;
+}
+
+std::vector<int64_t> parseSizesMiB(const char *s) {
+  std::vector<int64_t> out;
+  std::string str(s);
+  size_t pos = 0;
+  while (pos <= str.size()) {
+    size_t comma = str.find(',', pos);
+    if (comma == std::string::npos)
+      comma = str.size();
+    if (comma > pos)
+      out.push_back(std::atoll(str.substr(pos, comma - pos).c_str()));
+    pos = comma + 1;
+  }
+  return out;
+}
+
+void usage() {
+  std::printf(
+      "usage: mpirun -np N seqpar-runtime-bench [--sizes-mib=1,16] "
+      "[--iters=K] [--warmup=W] [--device]\n"
+      "  host (default): runtime all-gather / reduce-scatter (f32, blocking) "
+      "vs MPI_Allgather / MPI_Reduce_scatter_block\n"
+      "  --device: each collective on CUDA device buffers (NCCL builds; "
+      "default sizes 1,64,1024 MiB)\n");
+}
+
+int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
+            int iters, int warmup) {
+  int t = comm->size();
+  int rank = rt.worldRank();
+  MPI_Comm direct = MPI_COMM_NULL;
+  check(rt.runOnMpiThread([&] { MPI_Comm_dup(MPI_COMM_WORLD, &direct); }),
+        "MPI_Comm_dup");
+  if (rank == 0) {
+    std::printf("seqpar-runtime-bench: host buffers, f32, blocking, %d ranks, "
+                "%d iterations after %d warm-up (median of per-iteration max "
+                "over ranks)\n",
+                t, iters, warmup);
+    std::printf("%-15s %9s %14s %14s %12s\n", "collective", "size", "mpi_ms",
+                "runtime_ms", "mpi/runtime");
+  }
+  int status = 0;
+  for (int kind = 0; kind < 2; ++kind) {
+    for (int64_t mib : sizes) {
+      int64_t full = mib * (1 << 20) / 4; // f32 elements of the full tensor
+      full -= full % t;
+      int64_t part = full / t;
+      std::vector<float> fullBuf(full), partBuf(part);
+      for (int64_t i = 0; i < full; ++i)
+        fullBuf[i] = float((i + rank) % 97);
+      for (int64_t i = 0; i < part; ++i)
+        partBuf[i] = float((i * 3 + rank) % 89);
+      CollectiveOp op =
+          kind == 0 ? CollectiveOp::allGather(DType::F32, partBuf.data(),
+                                              fullBuf.data(), {part}, 0)
+                    : CollectiveOp::reduceScatter(DType::F32, Reduction::Sum,
+                                                  fullBuf.data(),
+                                                  partBuf.data(), {full}, 0);
+      auto directCall = [&] {
+        if (kind == 0)
+          MPI_Allgather(partBuf.data(), (int)part, MPI_FLOAT, fullBuf.data(),
+                        (int)part, MPI_FLOAT, direct);
+        else
+          MPI_Reduce_scatter_block(fullBuf.data(), partBuf.data(), (int)part,
+                                   MPI_FLOAT, MPI_SUM, direct);
+      };
+      std::vector<double> tRt, tMpi;
+      for (int it = 0; it < warmup + iters; ++it) {
+        double dm = 0;
+        check(rt.runOnMpiThread([&] {
+                MPI_Barrier(direct);
+                double t0 = MPI_Wtime();
+                directCall();
+                dm = MPI_Wtime() - t0;
+              }),
+              "direct MPI");
+        check(rt.barrier(), "barrier");
+        double t0 = rt.now();
+        check(comm->run(op), kind == 0 ? "all_gather" : "reduce_scatter");
+        double dr = rt.now() - t0;
+        if (it >= warmup) {
+          tMpi.push_back(dm);
+          tRt.push_back(dr);
+        }
+      }
+      double mMpi = median(maxOverRanks(rt, tMpi));
+      double mRt = median(maxOverRanks(rt, tRt));
+      if (rank == 0)
+        std::printf("%-15s %5lld MiB %14.4f %14.4f %12.3f\n",
+                    kind == 0 ? "all_gather" : "reduce_scatter",
+                    (long long)mib, mMpi * 1e3, mRt * 1e3, mMpi / mRt);
+    }
+  }
+  if (rank == 0)
+    std::printf("ratio = MPI time / runtime time (>= 1: runtime at least as "
+                "fast as direct MPI)\n");
+  check(rt.runOnMpiThread([&] { MPI_Comm_free(&direct); }), "MPI_Comm_free");
+  return status;
+}
+
+#ifdef SEQPAR_BENCH_HAVE_CUDA
+int runDevice(Runtime &rt, Communicator *comm,
+              const std::vector<int64_t> &sizes, int iters, int warmup) {
+  int rank = rt.worldRank();
+  int t = comm->size();
+  int ndev = 0;
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+    if (rank == 0)
+      std::printf("seqpar-runtime-bench --device: no CUDA device visible; "
+                  "skipped\n");
+    return 0;
+  }
+  cudaSetDevice(rank % ndev);
+  if (rank == 0) {
+    std::printf("seqpar-runtime-bench: device buffers (NCCL), f32, blocking, "
+                "%d ranks, %d iterations after %d warm-up (median)\n",
+                t, iters, warmup);
+    std::printf("%-15s %9s %12s %12s\n", "collective", "size", "ms",
+                "algbw_GB/s");
+  }
+  const char *names[] = {"all_gather", "reduce_scatter", "all_reduce",
+                         "all_to_all", "shift"};
+  for (int64_t mib : sizes) {
+    int64_t full = mib * (1 << 20) / 4;
+    full -= full % (int64_t(t) * t);
+    int64_t part = full / t;
+    void *a = nullptr, *b = nullptr;
+    if (cudaMalloc(&a, full * 4) != cudaSuccess ||
+        cudaMalloc(&b, full * 4) != cudaSuccess) {
+      std::fprintf(stderr, "seqpar-runtime-bench: cudaMalloc of %lld MiB "
+                           "failed\n", (long long)mib);
+      return 2;
+    }
+    cudaMemset(a, 0, full * 4);
+    cudaMemset(b, 0, full * 4);
+    for (int kind = 0; kind < 5; ++kind) {
+      CollectiveOp op;
+      switch (kind) {
+      case 0: op = CollectiveOp::allGather(DType::F32, a, b, {part}, 0); break;
+      case 1:
+        op = CollectiveOp::reduceScatter(DType::F32, Reduction::Sum, a, b,
+                                         {full}, 0);
+        break;
+      case 2:
+        op = CollectiveOp::allReduce(DType::F32, Reduction::Sum, a, b, {full});
+        break;
+      case 3: op = CollectiveOp::allToAll(DType::F32, a, b, {full}, 0, 0); break;
+      default: op = CollectiveOp::shift(DType::F32, a, b, {full}, 1); break;
+      }
+      std::vector<double> ts;
+      for (int it = 0; it < warmup + iters; ++it) {
+        cudaDeviceSynchronize();
+        check(rt.barrier(), "barrier");
+        double t0 = rt.now();
+        check(comm->run(op), names[kind]);
+        cudaDeviceSynchronize();
+        double dt = rt.now() - t0;
+        if (it >= warmup)
+          ts.push_back(dt);
+      }
+      double m = median(maxOverRanks(rt, ts));
+      if (rank == 0)
+        std::printf("%-15s %5lld MiB %12.4f %12.2f\n", names[kind],
+                    (long long)mib, m * 1e3, double(full) * 4 / m / 1e9);
+    }
+    cudaFree(a);
+    cudaFree(b);
+  }
+  return 0;
+}
+#endif
+
+} // namespace
+
+int main(int argc, char **argv) {
+  bool device = false;
+  int iters = 0, warmup = 3;
+  std::vector<int64_t> sizes;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    if (!std::strcmp(a, "--device"))
+      device = true;
+    else if (!std::strncmp(a, "--sizes-mib=", 12))
+      sizes = parseSizesMiB(a + 12);
+    else if (!std::strncmp(a, "--iters=", 8))
+      iters = std::atoi(a + 8);
+    else if (!std::strncmp(a, "--warmup=", 9))
+      warmup = std::atoi(a + 9);
+    else if (!std::strcmp(a, "-h") || !std::strcmp(a, "--help")) {
+      usage();
+      return 0;
+    } else {
+      std::fprintf(stderr, "seqpar-runtime-bench: unknown argument '%s'\n", a);
+      usage();
+      return 2;
+    }
+  }
+  if (sizes.empty())
+    sizes = device ? std::vector<int64_t>{1, 64, 1024}
+                   : std::vector<int64_t>{1, 16};
+  if (iters <= 0)
+    iters = device ? 10 : 21;
+#ifndef SEQPAR_BENCH_HAVE_CUDA
+  if (device) {
+    std::printf("seqpar-runtime-bench --device: this build has no NCCL/CUDA "
+                "backend; skipped\n");
+    return 0;
+  }
+#endif
+  check(Runtime::initialize(), "initialize");
+  Runtime &rt = Runtime::get();
+  Communicator *comm = nullptr;
+  check(rt.communicator({rt.worldSize()}, {0}, &comm), "communicator");
+  int rc = 0;
+#ifdef SEQPAR_BENCH_HAVE_CUDA
+  if (device)
+    rc = runDevice(rt, comm, sizes, iters, warmup);
+  else
+#endif
+    rc = runHost(rt, comm, sizes, iters, warmup);
+  std::fflush(stdout);
+  check(Runtime::finalize(), "finalize");
+  return rc;
+}

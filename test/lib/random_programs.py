@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Random small TP transformer programs for the randomized differential test.
+
+Given a seed, draws a small configuration (model kind, layers, hidden size,
+heads, GQA kv-heads, odd or even sequence length, batch, tensor-parallel size
+t, layout, flatten, dropout) that bench/gen_tp_graph.py accepts, and writes:
+
+  <dir>/p1.mlir    the single-device program (--tp 1)
+  <dir>/tp.mlir    the per-rank TP program (--tp t)
+  <dir>/config.txt key=value lines: seed, ranks, gen (generator arguments),
+                   sp_options (the seqpar-sp-pipeline options), run_seed
+
+Pre/post norm and LayerNorm/RMSNorm come with the model kind (gpt: pre-norm
+LayerNorm; llama: pre-norm RMSNorm, RoPE, GQA; bert: post-norm LayerNorm).
+Everything is deterministic from the seed (Python's random.Random(seed)).
+Standard library only.
+
+Usage: random_programs.py --seed S [--ranks "2 4"] [-o DIR] [--print]
+"""
+import argparse
+import contextlib
+import io
+import os
+import random
+import shlex
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GEN = os.path.join(ROOT, "bench", "gen_tp_graph.py")
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import gen_tp_graph  # noqa: E402  (validation shared with the generator)
+
+
+def draw(rng, ranks):
+    """One candidate configuration as a dict (may still be rejected)."""
+    model = rng.choice(["gpt", "llama", "bert"])
+    t = rng.choice(ranks)
+    h = rng.choice([16, 32, 48, 64])
+    # Heads divide hidden, head dim even, heads divisible by t.
+    heads = [a for a in range(1, h + 1) if h % a == 0 and (h // a) % 2 == 0 and a % t == 0]
+    if not heads:
+        return None
+    a = rng.choice(heads)
+    kv = a
+    if model == "llama":
+        kvs = [k for k in range(1, a + 1) if a % k == 0 and k % t == 0]
+        kv = rng.choice(kvs)
+    seq = rng.randint(6, 40)
+    cfg = {
+        "model": model, "layers": rng.randint(1, 3), "batch": rng.randint(1, 3),
+        "seq": seq, "hidden": h, "heads": a, "kv_heads": kv, "tp": t,
+        "layout": rng.choice(["bsh", "sbh"]), "flatten": rng.random() < 0.5,
+        "dropout": rng.random() < 0.5, "dropout_op": False,
+        "dropout_seed": rng.randint(0, 9999), "run_seed": rng.randint(0, 9999),
+    }
+    if cfg["dropout"]:
+        cfg["dropout_op"] = rng.random() < 0.3
+    return cfg
+
+
+def gen_args(cfg, tp):
+    """gen_tp_graph.py arguments for `cfg` at tensor-parallel size `tp`."""
+    args = ["--model", cfg["model"], "--layers", str(cfg["layers"]),
+            "--batch", str(cfg["batch"]), "--seq", str(cfg["seq"]),
+            "--hidden", str(cfg["hidden"]), "--heads", str(cfg["heads"])]
+    if cfg["model"] == "llama":
+        args += ["--kv-heads", str(cfg["kv_heads"])]
+    args += ["--layout", cfg["layout"]]
+    if cfg["flatten"]:
+        args.append("--flatten")
+    if cfg["dropout"]:
+        args.append("--dropout-op" if cfg["dropout_op"] else "--dropout")
+        args += ["--seed", str(cfg["dropout_seed"])]
+    return args + ["--tp", str(tp)]
+
+
+def sp_options(cfg):
+    """seqpar-sp-pipeline options: pad when t does not divide s."""
+    return "pad=true" if cfg["seq"] % cfg["tp"] else ""
+
+
+def accepted(cfg):
+    """The generator's own validation, for both the TP and the 1-rank program."""
+    for tp in (1, cfg["tp"]):
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                parsed, _ = gen_tp_graph.parse_args(gen_args(cfg, tp))
+        except SystemExit:
+            return False
+        if gen_tp_graph.validate(parsed):
+            return False
+    return True
+
+
+def config_for(seed, ranks=(2, 4)):
+    """The configuration of `seed`: redraws until the generator accepts one."""
+    rng = random.Random(seed)
+    while True:
+        cfg = draw(rng, list(ranks))
+        if cfg is not None and accepted(cfg):
+            return cfg
+
+
+def describe(cfg):
+    return " ".join(shlex.quote(a) for a in gen_args(cfg, cfg["tp"])[:-2]) + \
+        " t=%d" % cfg["tp"] + (" pad" if sp_options(cfg) else "")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--ranks", default="2 4", help='choices of t, e.g. "2 4"')
+    ap.add_argument("-o", "--outdir", default=None, help="write the programs here")
+    ap.add_argument("--print", action="store_true", help="print the configuration")
+    ns = ap.parse_args(argv)
+    ranks = [int(r) for r in ns.ranks.split()]
+    cfg = config_for(ns.seed, ranks)
+    if ns.print or not ns.outdir:
+        print(describe(cfg))
+    if ns.outdir:
+        os.makedirs(ns.outdir, exist_ok=True)
+        for tp, name in ((1, "p1.mlir"), (cfg["tp"], "tp.mlir")):
+            subprocess.run([sys.executable, GEN] + gen_args(cfg, tp) +
+                           ["-o", os.path.join(ns.outdir, name)], check=True)
+        with open(os.path.join(ns.outdir, "config.txt"), "w") as fh:
+            fh.write("seed=%d\n" % ns.seed)
+            fh.write("ranks=%d\n" % cfg["tp"])
+            fh.write("gen=%s\n" % shlex.join(gen_args(cfg, cfg["tp"])[:-2]))
+            fh.write("sp_options=%s\n" % sp_options(cfg))
+            fh.write("run_seed=%d\n" % cfg["run_seed"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
