@@ -121,6 +121,20 @@ Value SequenceShardBuilder::padSequence(OpBuilder &b, Location loc,
       .getResult();
 }
 
+Value SequenceShardBuilder::sliceAlong(OpBuilder &b, Location loc,
+                                      Value value, int64_t axis,
+                                      OpFoldResult offset, int64_t size) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t extent : type.getShape())
+    sizes.push_back(b.getIndexAttr(extent));
+  offsets[axis] = offset;
+  sizes[axis] = b.getIndexAttr(size);
+  return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes,
+                                        strides);
+}
+
 Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
                                      int64_t dim, int64_t inner) {
   Value &cached = localized[{global, dim}];
@@ -147,15 +161,8 @@ Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
   int64_t seqAxis = outer > 1 ? dim + 1 : dim;
   source = padSequence(b, loc, source, seqAxis, inner);
   auto sourceType = cast<RankedTensorType>(source.getType());
-  SmallVector<OpFoldResult> offsetsVec(sourceType.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(sourceType.getRank(),
-                                           b.getIndexAttr(1));
-  for (int64_t size : sourceType.getShape())
-    sizes.push_back(b.getIndexAttr(size));
-  offsetsVec[seqAxis] = tokenOffset(b, inner);
-  sizes[seqAxis] = b.getIndexAttr(sourceType.getDimSize(seqAxis) / numRanks);
-  Value slice =
-      tensor::ExtractSliceOp::create(b, loc, source, offsetsVec, sizes, strides);
+  Value slice = sliceAlong(b, loc, source, seqAxis, tokenOffset(b, inner),
+                           sourceType.getDimSize(seqAxis) / numRanks);
   return cached = outer > 1 ? mergeOuter(b, loc, slice, dim) : slice;
 }
 
@@ -194,16 +201,8 @@ Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
       source, b.getIndexAttr(axis));
   if (isPadded()) {
     // Drop the padding tokens at the end of the sequence digit.
-    auto gatheredType = cast<RankedTensorType>(gathered.getType());
-    SmallVector<OpFoldResult> offsetsVec(gatheredType.getRank(),
-                                         b.getIndexAttr(0));
-    SmallVector<OpFoldResult> sizes, strides(gatheredType.getRank(),
-                                             b.getIndexAttr(1));
-    for (int64_t size : gatheredType.getShape())
-      sizes.push_back(b.getIndexAttr(size));
-    sizes[axis] = b.getIndexAttr(seqLen * seq.inner);
-    gathered = tensor::ExtractSliceOp::create(b, loc, gathered, offsetsVec,
-                                              sizes, strides);
+    gathered = sliceAlong(b, loc, gathered, axis, b.getIndexAttr(0),
+                          seqLen * seq.inner);
   }
   return outer > 1 ? mergeOuter(b, loc, gathered, seq.dim) : gathered;
 }

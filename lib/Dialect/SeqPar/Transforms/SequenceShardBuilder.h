@@ -74,6 +74,9 @@ private:
   /// zeros to s'*inner; no-op without padding.
   Value padSequence(OpBuilder &b, Location loc, Value value, int64_t axis,
                     int64_t inner);
+  /// `value[.., offset : offset + size, ..]` along `axis`, whole elsewhere.
+  Value sliceAlong(OpBuilder &b, Location loc, Value value, int64_t axis,
+                   OpFoldResult offset, int64_t size);
   /// Outer extent of dim `dim` of `type` given the sequence's inner stride.
   int64_t outerOf(RankedTensorType type, int64_t dim, int64_t inner) const;
   /// Views dim `dim` of `value` as [outer, rest] when outer > 1.
