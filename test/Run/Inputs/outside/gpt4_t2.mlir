@@ -52,6 +52,7 @@ module {
       %l3_w_fc2: tensor<32x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>},
       %l3_b_fc2: tensor<16xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>})
       -> (tensor<2x8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}) {
+    %dropout_seed = arith.constant 1234 : i64
     %mask = arith.constant dense<[[0.0, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09], [0.0, 0.0, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09], [0.0, 0.0, 0.0, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09], [0.0, 0.0, 0.0, 0.0, -1.0e+09, -1.0e+09, -1.0e+09, -1.0e+09], [0.0, 0.0, 0.0, 0.0, 0.0, -1.0e+09, -1.0e+09, -1.0e+09], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0e+09, -1.0e+09], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0e+09], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]> : tensor<8x8xf32>
     %c1 = arith.constant 0.000000000e+00 : f32
     %e2 = tensor.empty() : tensor<2x8xf32>
@@ -163,8 +164,9 @@ module {
     %bc106 = linalg.broadcast ins(%l0_b_o : tensor<16xf32>) outs(%e105 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e107 = tensor.empty() : tensor<2x8x16xf32>
     %add108 = linalg.add ins(%ar104, %bc106 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e107 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop0 = seqpar.dropout %add108 seed %dropout_seed {rate = 0.1 : f64, site = 0 : i64} : tensor<2x8x16xf32>
     %e109 = tensor.empty() : tensor<2x8x16xf32>
-    %add110 = linalg.add ins(%x, %add108 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e109 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add110 = linalg.add ins(%x, %drop0 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e109 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     %c111 = arith.constant 0.000000000e+00 : f32
     %e112 = tensor.empty() : tensor<2x8xf32>
     %f113 = linalg.fill ins(%c111 : f32) outs(%e112 : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -253,8 +255,9 @@ module {
     %bc194 = linalg.broadcast ins(%l0_b_fc2 : tensor<16xf32>) outs(%e193 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e195 = tensor.empty() : tensor<2x8x16xf32>
     %add196 = linalg.add ins(%ar192, %bc194 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e195 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop1 = seqpar.dropout %add196 seed %dropout_seed {rate = 0.1 : f64, site = 1 : i64} : tensor<2x8x16xf32>
     %e197 = tensor.empty() : tensor<2x8x16xf32>
-    %add198 = linalg.add ins(%add110, %add196 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e197 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add198 = linalg.add ins(%add110, %drop1 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e197 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     %c199 = arith.constant 0.000000000e+00 : f32
     %e200 = tensor.empty() : tensor<2x8xf32>
     %f201 = linalg.fill ins(%c199 : f32) outs(%e200 : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -365,8 +368,9 @@ module {
     %bc304 = linalg.broadcast ins(%l1_b_o : tensor<16xf32>) outs(%e303 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e305 = tensor.empty() : tensor<2x8x16xf32>
     %add306 = linalg.add ins(%ar302, %bc304 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e305 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop2 = seqpar.dropout %add306 seed %dropout_seed {rate = 0.1 : f64, site = 2 : i64} : tensor<2x8x16xf32>
     %e307 = tensor.empty() : tensor<2x8x16xf32>
-    %add308 = linalg.add ins(%add198, %add306 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e307 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add308 = linalg.add ins(%add198, %drop2 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e307 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     %c309 = arith.constant 0.000000000e+00 : f32
     %e310 = tensor.empty() : tensor<2x8xf32>
     %f311 = linalg.fill ins(%c309 : f32) outs(%e310 : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -455,8 +459,9 @@ module {
     %bc392 = linalg.broadcast ins(%l1_b_fc2 : tensor<16xf32>) outs(%e391 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e393 = tensor.empty() : tensor<2x8x16xf32>
     %add394 = linalg.add ins(%ar390, %bc392 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e393 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop3 = seqpar.dropout %add394 seed %dropout_seed {rate = 0.1 : f64, site = 3 : i64} : tensor<2x8x16xf32>
     %e395 = tensor.empty() : tensor<2x8x16xf32>
-    %add396 = linalg.add ins(%add308, %add394 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e395 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add396 = linalg.add ins(%add308, %drop3 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e395 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     %c397 = arith.constant 0.000000000e+00 : f32
     %e398 = tensor.empty() : tensor<2x8xf32>
     %f399 = linalg.fill ins(%c397 : f32) outs(%e398 : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -567,8 +572,9 @@ module {
     %bc502 = linalg.broadcast ins(%l2_b_o : tensor<16xf32>) outs(%e501 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e503 = tensor.empty() : tensor<2x8x16xf32>
     %add504 = linalg.add ins(%ar500, %bc502 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e503 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop4 = seqpar.dropout %add504 seed %dropout_seed {rate = 0.1 : f64, site = 4 : i64} : tensor<2x8x16xf32>
     %e505 = tensor.empty() : tensor<2x8x16xf32>
-    %add506 = linalg.add ins(%add396, %add504 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e505 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add506 = linalg.add ins(%add396, %drop4 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e505 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     %c507 = arith.constant 0.000000000e+00 : f32
     %e508 = tensor.empty() : tensor<2x8xf32>
     %f509 = linalg.fill ins(%c507 : f32) outs(%e508 : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -657,8 +663,9 @@ module {
     %bc590 = linalg.broadcast ins(%l2_b_fc2 : tensor<16xf32>) outs(%e589 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e591 = tensor.empty() : tensor<2x8x16xf32>
     %add592 = linalg.add ins(%ar588, %bc590 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e591 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop5 = seqpar.dropout %add592 seed %dropout_seed {rate = 0.1 : f64, site = 5 : i64} : tensor<2x8x16xf32>
     %e593 = tensor.empty() : tensor<2x8x16xf32>
-    %add594 = linalg.add ins(%add506, %add592 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e593 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add594 = linalg.add ins(%add506, %drop5 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e593 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     %c595 = arith.constant 0.000000000e+00 : f32
     %e596 = tensor.empty() : tensor<2x8xf32>
     %f597 = linalg.fill ins(%c595 : f32) outs(%e596 : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -769,8 +776,9 @@ module {
     %bc700 = linalg.broadcast ins(%l3_b_o : tensor<16xf32>) outs(%e699 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e701 = tensor.empty() : tensor<2x8x16xf32>
     %add702 = linalg.add ins(%ar698, %bc700 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e701 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop6 = seqpar.dropout %add702 seed %dropout_seed {rate = 0.1 : f64, site = 6 : i64} : tensor<2x8x16xf32>
     %e703 = tensor.empty() : tensor<2x8x16xf32>
-    %add704 = linalg.add ins(%add594, %add702 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e703 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add704 = linalg.add ins(%add594, %drop6 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e703 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     %c705 = arith.constant 0.000000000e+00 : f32
     %e706 = tensor.empty() : tensor<2x8xf32>
     %f707 = linalg.fill ins(%c705 : f32) outs(%e706 : tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -859,8 +867,9 @@ module {
     %bc788 = linalg.broadcast ins(%l3_b_fc2 : tensor<16xf32>) outs(%e787 : tensor<2x8x16xf32>) dimensions = [0, 1]
     %e789 = tensor.empty() : tensor<2x8x16xf32>
     %add790 = linalg.add ins(%ar786, %bc788 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e789 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %drop7 = seqpar.dropout %add790 seed %dropout_seed {rate = 0.1 : f64, site = 7 : i64} : tensor<2x8x16xf32>
     %e791 = tensor.empty() : tensor<2x8x16xf32>
-    %add792 = linalg.add ins(%add704, %add790 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e791 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+    %add792 = linalg.add ins(%add704, %drop7 : tensor<2x8x16xf32>, tensor<2x8x16xf32>) outs(%e791 : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
     return %add792 : tensor<2x8x16xf32>
   }
 }
