@@ -48,6 +48,10 @@ void mlir::seqpar::buildLowerToLLVMPipeline(
   addPipeline(pm, options.counted
                       ? "finalize-memref-to-llvm{use-generic-functions=true}"
                       : "finalize-memref-to-llvm");
+  // math.erf (BERT's exact GELU) has no LLVM intrinsic: libm's erff. Math
+  // ops with intrinsics go first, so they do not become libm calls (rsqrtf
+  // does not exist).
+  addPipeline(pm, "convert-math-to-llvm,convert-math-to-libm");
   addPipeline(pm, "convert-to-llvm,reconcile-unrealized-casts,symbol-dce");
 }
 

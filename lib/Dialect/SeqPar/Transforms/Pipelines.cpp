@@ -13,8 +13,8 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-void mlir::seqpar::buildSequenceParallelPipeline(
-    OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+/// Inlining and tosa lowering, shared by the pipelines.
+static void addFrontendNormalisation(OpPassManager &pm) {
   // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
   // one function; external declarations (timers) stay calls.
   pm.addPass(createInlinerPass());
@@ -25,6 +25,11 @@ void mlir::seqpar::buildSequenceParallelPipeline(
   fpm.addPass(tosa::createTosaToLinalg());
   fpm.addPass(createTosaToArithPass());
   fpm.addPass(createTosaToTensorPass());
+}
+
+void mlir::seqpar::buildSequenceParallelPipeline(
+    OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+  addFrontendNormalisation(pm);
   pm.addPass(createFoldReduceScatter());
   pm.addPass(createCSEPass());
   SequenceParallelOptions sp;
@@ -39,11 +44,35 @@ void mlir::seqpar::buildSequenceParallelPipeline(
   pm.addPass(createCSEPass());
 }
 
+void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
+                                       const SeqParPipelineOptions &opts) {
+  addFrontendNormalisation(pm);
+  // Exporters reshape the same activation once per linear: CSE makes the
+  // linears of a block read one value.
+  pm.addPass(createCSEPass());
+  PlanTensorParallelOptions plan;
+  plan.tp = opts.tp;
+  pm.addPass(createPlanTensorParallel(plan));
+  if (!opts.sp || opts.tp < 2) {
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    return;
+  }
+  SequenceParallelPipelineOptions sp;
+  sp.seqDim = opts.seqDim;
+  sp.pad = opts.pad;
+  buildSequenceParallelPipeline(pm, sp);
+}
+
 void mlir::seqpar::registerSeqParPassesAndPipelines() {
   registerSeqParPasses();
   PassPipelineRegistration<SequenceParallelPipelineOptions>(
       "seqpar-sp-pipeline",
       "TP per-rank program (linalg and/or tosa) to TP+SP per-rank program",
       buildSequenceParallelPipeline);
+  PassPipelineRegistration<SeqParPipelineOptions>(
+      "seqpar-pipeline",
+      "Unsharded graph (linalg and/or tosa) to the per-rank TP (+SP) program",
+      buildSeqParPipeline);
   registerLowerToLLVMPipeline();
 }

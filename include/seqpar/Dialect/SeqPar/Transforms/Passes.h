@@ -57,6 +57,30 @@ struct SequenceParallelPipelineOptions
 void buildSequenceParallelPipeline(OpPassManager &pm,
                                    const SequenceParallelPipelineOptions &opts);
 
+/// Options of `seqpar-pipeline`, the unsharded graph -> per-rank program
+/// pipeline (strategies plug in here).
+struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions> {
+  PassOptions::Option<int64_t> tp{
+      *this, "tp", llvm::cl::desc("Tensor-parallel size t (grid axis 0)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> sp{
+      *this, "sp",
+      llvm::cl::desc("Megatron sequence parallelism on the TP axis"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> seqDim{
+      *this, "seq-dim", llvm::cl::desc("Sequence dim of the first argument"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<bool> pad{
+      *this, "pad",
+      llvm::cl::desc("Pad a sequence not divisible by the TP size"),
+      llvm::cl::init(false)};
+};
+
+/// Builds `seqpar-pipeline`: inlining, tosa to linalg/arith/tensor, CSE,
+/// seqpar-plan-tensor-parallel (tp), then the sequence-parallel pipeline on
+/// the TP axis when sp is set (and tp > 1).
+void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
+
 /// Registers every seqpar pass and the named pipelines (seqpar-opt, embedders).
 void registerSeqParPassesAndPipelines();
 

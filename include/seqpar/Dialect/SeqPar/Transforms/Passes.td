@@ -95,6 +95,74 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
   ];
 }
 
+def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp"> {
+  let summary = "Partition an unsharded transformer graph into the per-rank Megatron TP program";
+  let description = [{
+    Finds the Megatron structure (Shoeybi et al. 2019, section 3) in an
+    unsharded graph and rewrites it into the per-rank tensor-parallel (TP)
+    program over one grid axis of t ranks: column-parallel linears (Q/K/V or a
+    fused QKV projection, MLP up/gate) keep 1/t of their output features, the
+    attention heads and MLP activations between them stay split, and each
+    row-parallel linear (attention output, MLP down projection) contracts its
+    1/t of the input features and is followed by a `shard.all_reduce` (sum).
+
+    A block starts at the linears that read one activation (a contraction
+    with a weight function argument, possibly transposed or broadcast, over
+    a replicated input). Their output-feature split is followed through
+    bias adds, activations, head reshapes ([b, s, a*hd] <-> [b, s, a, hd],
+    flattened [b*s, h] rows), transposes, slices (fused QKV: the weight is
+    split in `groups 3`), concat, softmax and attention matmuls (split heads
+    are a parallel loop) until every path ends in a contraction over the
+    split dim. Weight and bias arguments on the way are split at the source
+    (`#seqpar.sharding` on the argument, per-rank type); shape-only inits are
+    rebuilt per rank; other replicated values read on split loops (a
+    materialised mask, KV heads when a_kv < t) are sliced locally.
+
+    A block the planner cannot prove correct stays replicated, with a remark
+    naming the op and the reason (e.g. an LM head: nothing closes its split;
+    a norm over the split features). A recognised block whose head or
+    feature count t does not divide is an error. Dynamic dims are an error.
+    Arguments and results without a split get `#seqpar.sharding<@grid,
+    replicated>`. The grid is created (`@grid`, shape [t]) when the module
+    has none.
+
+    Before (t = 2, one MLP):
+    ```mlir
+    %u = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x256xf32>) ...
+    %g = linalg.generic ... ins(%u ...)  // GELU
+    %y = linalg.matmul ins(%g, %w2 : tensor<16x256xf32>, tensor<256x64xf32>) ...
+    ```
+    After:
+    ```mlir
+    %u = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x128xf32>) ...
+    %g = linalg.generic ... ins(%u ...)
+    %p = linalg.matmul ins(%g, %w2 : tensor<16x128xf32>, tensor<128x64xf32>) ...
+    %y = shard.all_reduce %p on @grid grid_axes = [0] : ...
+    ```
+  }];
+  let options = [
+    Option<"tp", "tp", "int64_t", /*default=*/"0",
+           "TP size t (default: the size of the grid axis)">,
+    Option<"gridName", "grid", "std::string", /*default=*/"\"grid\"",
+           "Grid symbol (created with shape [tp] when missing)">,
+    Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"0",
+           "TP grid axis">
+  ];
+  let statistics = [
+    Statistic<"numBlocks", "blocks", "Megatron blocks partitioned">,
+    Statistic<"numColumnParallel", "column-parallel", "Column-parallel linears">,
+    Statistic<"numRowParallel", "row-parallel", "Row-parallel linears (all-reduces)">,
+    Statistic<"numReplicated", "left-replicated", "Linears left replicated (see remarks)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::seqpar::SeqParDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def FoldReduceScatter : Pass<"seqpar-fold-reduce-scatter"> {
   let summary = "Fold all_reduce followed by all_slice into reduce_scatter";
   let description = [{

@@ -1,0 +1,415 @@
+//===- PlanTensorParallel.cpp - unsharded graph to per-rank TP program ----===//
+//
+// Groups the linears of each function into Megatron blocks (those reading one
+// activation), plans each block with TensorParallelPlanner, and rewrites the
+// planned values to their per-rank types in place, with an all-reduce after
+// each row-parallel linear.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorParallelPlanner.h"
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_PLANTENSORPARALLEL
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// The activation a linear reads, through reshapes (exporters flatten
+/// [b, s, h] to [b*s, h] per linear).
+Value activationRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// Applies the merged plans of one function.
+class TensorParallelRewriter {
+public:
+  TensorParallelRewriter(func::FuncOp func, FlatSymbolRefAttr grid,
+                         int16_t axis, int64_t numRanks)
+      : func(func), grid(grid), axis(axis), numRanks(numRanks) {}
+
+  void apply(const TPBlockPlan &plan);
+
+private:
+  RankedTensorType localType(Value v, TPSplit s) const {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[s.dim] /= numRanks;
+    return type.clone(shape);
+  }
+  Value rebuild(OpBuilder &b, Value global, RankedTensorType type);
+  Value sliceLocally(OpBuilder &b, Value global, TPSplit s);
+  void updateShapeAttributes(Operation *op, const TPBlockPlan &plan);
+  ShardingAttr argSharding(TPSplit s) const;
+
+  func::FuncOp func;
+  FlatSymbolRefAttr grid;
+  int16_t axis;
+  int64_t numRanks;
+  Value rank;
+};
+
+} // namespace
+
+ShardingAttr TensorParallelRewriter::argSharding(TPSplit s) const {
+  MLIRContext *ctx = grid.getContext();
+  auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1);
+  SmallVector<DimShardingAttr> dims(s.dim + 1, unsplit);
+  dims[s.dim] = DimShardingAttr::get(
+      ctx, {axis}, s.outer > 1 ? SplitKind::grouped : SplitKind::contiguous,
+      s.outer);
+  return ShardingAttr::get(ctx, grid, dims, {});
+}
+
+Value TensorParallelRewriter::rebuild(OpBuilder &b, Value global,
+                                      RankedTensorType type) {
+  Operation *def = global.getDefiningOp();
+  Location loc = def->getLoc();
+  if (isa<tensor::EmptyOp>(def))
+    return tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType());
+  if (auto fill = dyn_cast<linalg::FillOp>(def)) {
+    Value init = rebuild(b, fill.getOutputs()[0], type);
+    return linalg::FillOp::create(b, loc, fill.getInputs()[0], init)
+        .getResult(0);
+  }
+  DenseElementsAttr dense;
+  matchPattern(def, m_Constant(&dense));
+  return arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+}
+
+Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
+                                           TPSplit s) {
+  if (!rank) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&func.getBody().front());
+    rank = shard::ProcessMultiIndexOp::create(b, func.getLoc(),
+                                              TypeRange{b.getIndexType()},
+                                              grid.getValue(),
+                                              ArrayRef<int16_t>{axis})
+               .getResult()[0];
+  }
+  // A grouped dim (outer > 1) is viewed as [outer, extent * inner] so the
+  // rank's chunk of every group is one slice.
+  auto globalType = cast<RankedTensorType>(global.getType());
+  Location loc = global.getLoc();
+  int64_t dim = s.dim;
+  Value source = global;
+  SmallVector<ReassociationIndices> groups;
+  if (s.outer > 1) {
+    SmallVector<int64_t> shape(globalType.getShape());
+    shape[dim] /= s.outer;
+    shape.insert(shape.begin() + dim, s.outer);
+    for (int64_t d = 0; d < globalType.getRank(); ++d)
+      groups.push_back(d < dim    ? ReassociationIndices{d}
+                       : d == dim ? ReassociationIndices{d, d + 1}
+                                  : ReassociationIndices{d + 1});
+    source = tensor::ExpandShapeOp::create(b, loc, globalType.clone(shape),
+                                           global, groups);
+    ++dim;
+  }
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> localShape(sourceType.getShape());
+  localShape[dim] /= numRanks;
+  Value chunk = arith::ConstantIndexOp::create(b, loc, localShape[dim]);
+  SmallVector<OpFoldResult> offsets(sourceType.getRank(), b.getIndexAttr(0));
+  offsets[dim] = arith::MulIOp::create(b, loc, rank, chunk).getResult();
+  SmallVector<OpFoldResult> sizes, strides(sourceType.getRank(),
+                                           b.getIndexAttr(1));
+  for (int64_t size : localShape)
+    sizes.push_back(b.getIndexAttr(size));
+  Value local = tensor::ExtractSliceOp::create(
+      b, loc, sourceType.clone(localShape), source, offsets, sizes, strides);
+  if (s.outer > 1)
+    local = tensor::CollapseShapeOp::create(b, loc, localType(global, s),
+                                            local, groups);
+  return local;
+}
+
+void TensorParallelRewriter::updateShapeAttributes(Operation *op,
+                                                   const TPBlockPlan &plan) {
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    expand.setStaticOutputShape(DenseI64ArrayAttr::get(
+        op->getContext(), expand.getResultType().getShape()));
+    return;
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // Only whole split dims are inserted: sizes follow the source.
+    insert.setStaticSizes(insert.getSourceType().getShape());
+    return;
+  }
+  auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+  if (!slice)
+    return;
+  TPSplit s = plan.values.lookup(slice.getSource());
+  auto globalSize = [&]() {
+    // The source already has its per-rank type: one group is block/t.
+    return slice.getSourceType().getDimSize(s.dim) * numRanks / s.outer;
+  };
+  int64_t block = globalSize();
+  int64_t localBlock = block / numRanks;
+  SmallVector<int64_t> offsets(slice.getStaticOffsets());
+  SmallVector<int64_t> sizes(slice.getStaticSizes());
+  offsets[s.dim] = offsets[s.dim] / block * localBlock;
+  sizes[s.dim] = sizes[s.dim] / block * localBlock;
+  slice.setStaticOffsets(offsets);
+  slice.setStaticSizes(sizes);
+}
+
+void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
+  OpBuilder b(func.getContext());
+  llvm::DenseMap<OpOperand *, TPSplit> rebuilt, sliced;
+  for (auto [operand, s] : plan.rebuild)
+    rebuilt[operand] = s;
+  for (auto [operand, s] : plan.slice)
+    sliced[operand] = s;
+
+  // Arguments first: ops read them.
+  for (auto [value, s] : plan.values) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    if (!arg)
+      continue;
+    arg.setType(localType(arg, s));
+    func.setArgAttr(arg.getArgNumber(), SeqParDialect::kShardingAttrName,
+                    argSharding(s));
+  }
+  for (Operation &op :
+       llvm::make_early_inc_range(func.getBody().front().getOperations())) {
+    if (!plan.ops.contains(&op))
+      continue;
+    b.setInsertionPoint(&op);
+    for (OpOperand &operand : op.getOpOperands()) {
+      if (auto it = rebuilt.find(&operand); it != rebuilt.end())
+        operand.set(rebuild(b, operand.get(), localType(operand.get(), it->second)));
+      else if (auto it = sliced.find(&operand); it != sliced.end())
+        operand.set(sliceLocally(b, operand.get(), it->second));
+    }
+    // Ops are rewritten in program order, so each source is already local
+    // when its users are updated (slices read their source's new type).
+    for (OpResult res : op.getResults())
+      if (auto it = plan.values.find(res); it != plan.values.end())
+        res.setType(localType(res, it->second));
+    // localType above divides the global dim; the slice bookkeeping needs
+    // the source's split, which is looked up, not recomputed.
+    updateShapeAttributes(&op, plan);
+    if (plan.rowParallel.contains(&op)) {
+      b.setInsertionPointAfter(&op);
+      Value partial = op.getResult(0);
+      auto reduce = shard::AllReduceOp::create(
+          b, op.getLoc(), partial.getType(), grid.getValue(),
+          ArrayRef<int16_t>{axis}, partial, shard::ReductionKind::Sum);
+      partial.replaceAllUsesExcept(reduce.getResult(), reduce);
+    }
+  }
+}
+
+/// Output features of a linear (the size of its feature loop).
+static int64_t outputFeatures(linalg::LinalgOp op) {
+  unsigned loop;
+  TensorParallelPlanner::getLinearWeight(op, loop);
+  return op.getStaticLoopRanges()[loop];
+}
+
+/// Plans one block, trying the fused-projection groupings (QKV: 3, gate/up:
+/// 2) when a single linear does not close as a plain split. Reports the
+/// most telling failure: a divisibility one when there is one.
+static std::optional<TPBlockPlan>
+planBlock(func::FuncOp func, int64_t numRanks,
+          const llvm::DenseSet<Value> &claimed,
+          ArrayRef<linalg::LinalgOp> seeds, TPPlanFailure &reported) {
+  SmallVector<int64_t> tries = seeds.size() == 1 ? SmallVector<int64_t>{1, 3, 2}
+                                                 : SmallVector<int64_t>{1};
+  for (int64_t groups : tries) {
+    TPPlanFailure why;
+    TensorParallelPlanner planner(func, numRanks, claimed);
+    FailureOr<TPBlockPlan> attempt = planner.plan(seeds, groups, why);
+    if (succeeded(attempt))
+      return std::move(*attempt);
+    if (!reported.op || (why.divisibility && !reported.divisibility))
+      reported = why;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+struct PlanTensorParallelPass
+    : public seqpar::impl::PlanTensorParallelBase<PlanTensorParallelPass> {
+  using Base::Base;
+  void runOnOperation() override;
+  LogicalResult getGrid(FlatSymbolRefAttr &grid, int64_t &numRanks);
+  LogicalResult planFunction(func::FuncOp func, FlatSymbolRefAttr grid,
+                             int64_t numRanks);
+};
+
+} // namespace
+
+LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
+                                              int64_t &numRanks) {
+  ModuleOp module = getOperation();
+  auto gridOp = dyn_cast_or_null<shard::GridOp>(
+      SymbolTable::lookupSymbolIn(module, gridName));
+  if (!gridOp) {
+    if (tp < 1)
+      return emitError(module.getLoc())
+             << "no shard.grid @" << gridName << ": give the TP size (tp=N)";
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    gridOp = shard::GridOp::create(b, module.getLoc(), gridName,
+                                   ArrayRef<int64_t>{tp});
+    gridOp.setPrivate();
+  }
+  if (gridAxis < 0 || gridAxis >= gridOp.getRank())
+    return emitError(gridOp.getLoc())
+           << "grid axis " << gridAxis << " is out of range for @" << gridName;
+  numRanks = gridOp.getShape()[gridAxis];
+  if (tp > 0 && numRanks != tp)
+    return emitError(gridOp.getLoc())
+           << "tp=" << tp << " but axis " << gridAxis << " of @" << gridName
+           << " has " << numRanks << " ranks";
+  if (ShapedType::isDynamic(numRanks) || numRanks < 1)
+    return emitError(gridOp.getLoc()) << "the TP axis needs a static size";
+  grid = FlatSymbolRefAttr::get(gridOp.getSymNameAttr());
+  return success();
+}
+
+LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
+                                                   FlatSymbolRefAttr grid,
+                                                   int64_t numRanks) {
+  for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (tensor && !tensor.hasStaticShape())
+      return emitError(func.getLoc())
+             << "argument " << i << " of @" << func.getSymName() << " has type "
+             << type << ": the planner needs static shapes (a dynamic "
+             << "sequence length cannot be split); export with a fixed length";
+  }
+  if (!func.getBody().hasOneBlock())
+    return emitError(func.getLoc())
+           << "@" << func.getSymName() << " has control flow; plan one block";
+
+  // Linears grouped by the activation they read, in program order.
+  llvm::MapVector<Value, SmallVector<linalg::LinalgOp>> groups;
+  for (auto op : func.getBody().front().getOps<linalg::LinalgOp>()) {
+    unsigned loop;
+    OpOperand *weight = TensorParallelPlanner::getLinearWeight(op, loop);
+    if (!weight)
+      continue;
+    Value input = op.getDpsInputOperand(1 - weight->getOperandNumber())->get();
+    groups[activationRoot(input)].push_back(op);
+  }
+
+  TPBlockPlan merged;
+  llvm::DenseSet<Value> claimed;
+  int64_t blocks = 0, columns = 0, rows = 0, replicated = 0;
+  for (auto &[input, seeds] : groups) {
+    if (claimed.contains(input) ||
+        llvm::any_of(seeds, [&](linalg::LinalgOp op) {
+          return merged.ops.contains(op) || merged.rowParallel.contains(op);
+        }))
+      continue;
+    TPPlanFailure reported;
+    std::optional<TPBlockPlan> plan = planBlock(func, numRanks, claimed, seeds,
+                                                reported);
+    // GQA with fewer KV heads than ranks (a_kv < t): the KV projections stay
+    // replicated and attention reads its ranks' KV heads by local slices.
+    SmallVector<linalg::LinalgOp> kept(seeds), dropped;
+    if (!plan && reported.divisibility && seeds.size() > 1) {
+      int64_t widest = 0;
+      for (linalg::LinalgOp seed : seeds)
+        widest = std::max(widest, outputFeatures(seed));
+      llvm::erase_if(kept, [&](linalg::LinalgOp seed) {
+        if (outputFeatures(seed) == widest)
+          return false;
+        dropped.push_back(seed);
+        return true;
+      });
+      TPPlanFailure retry;
+      if (!dropped.empty())
+        plan = planBlock(func, numRanks, claimed, kept, retry);
+    }
+    if (!plan) {
+      if (reported.divisibility)
+        return emitError(reported.op->getLoc())
+               << "tensor parallelism: " << reported.reason;
+      emitRemark(seeds.front().getLoc())
+          << "linear left replicated: '"
+          << reported.op->getName().getStringRef() << "' at "
+          << reported.op->getLoc() << " " << reported.reason;
+      replicated += seeds.size();
+      continue;
+    }
+    for (linalg::LinalgOp seed : dropped)
+      emitRemark(seed.getLoc())
+          << "linear left replicated (KV heads fewer than tp=" << numRanks
+          << "): " << reported.reason
+          << "; attention reads this rank's KV heads by local slices";
+    replicated += dropped.size();
+    seeds = kept;
+    ++blocks;
+    columns += seeds.size();
+    rows += plan->rowParallel.size();
+    for (auto [value, s] : plan->values) {
+      claimed.insert(value);
+      merged.values.insert({value, s});
+    }
+    merged.ops.insert(plan->ops.begin(), plan->ops.end());
+    merged.rowParallel.insert(plan->rowParallel.begin(), plan->rowParallel.end());
+    llvm::append_range(merged.rebuild, plan->rebuild);
+    llvm::append_range(merged.slice, plan->slice);
+  }
+
+  TensorParallelRewriter(func, grid, static_cast<int16_t>(gridAxis.getValue()),
+                         numRanks)
+      .apply(merged);
+  auto replicatedAttr = ShardingAttr::getReplicated(func.getContext(), grid);
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (!func.getArgAttr(i, SeqParDialect::kShardingAttrName))
+      func.setArgAttr(i, SeqParDialect::kShardingAttrName, replicatedAttr);
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (!func.getResultAttr(i, SeqParDialect::kShardingAttrName))
+      func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicatedAttr);
+  func.setType(FunctionType::get(func.getContext(),
+                                 func.getBody().getArgumentTypes(),
+                                 func.getResultTypes()));
+  emitRemark(func.getLoc()) << "tensor parallelism (tp=" << numRanks
+                            << "): " << blocks << " blocks, " << columns
+                            << " column-parallel and " << rows
+                            << " row-parallel linears, " << replicated
+                            << " linears left replicated";
+  numBlocks += blocks;
+  numColumnParallel += columns;
+  numRowParallel += rows;
+  numReplicated += replicated;
+  return success();
+}
+
+void PlanTensorParallelPass::runOnOperation() {
+  FlatSymbolRefAttr grid;
+  int64_t numRanks = 0;
+  if (failed(getGrid(grid, numRanks)))
+    return signalPassFailure();
+  for (auto func : getOperation().getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (failed(planFunction(func, grid, numRanks)))
+      return signalPassFailure();
+  }
+}

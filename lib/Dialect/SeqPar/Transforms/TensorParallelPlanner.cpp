@@ -1,0 +1,460 @@
+//===- TensorParallelPlanner.cpp - Megatron blocks in unsharded IR --------===//
+
+#include "TensorParallelPlanner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+static int64_t dimSize(Value v, int64_t dim) {
+  return cast<RankedTensorType>(v.getType()).getDimSize(dim);
+}
+
+/// True for values whose content does not depend on anything a rank holds:
+/// they can be rebuilt with a per-rank shape.
+static bool isShapeOnly(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<tensor::EmptyOp>(def))
+    return true;
+  if (auto fill = dyn_cast<linalg::FillOp>(def))
+    return isShapeOnly(fill.getOutputs()[0]) &&
+           !isa<ShapedType>(fill.getInputs()[0].getType());
+  DenseElementsAttr dense;
+  return matchPattern(def, m_Constant(&dense)) && dense.isSplat();
+}
+
+BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? arg
+                                                             : nullptr;
+    Operation *def = value.getDefiningOp();
+    if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(def))
+      value = transpose.getInput();
+    else if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(def))
+      value = broadcast.getInput();
+    else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      value = def->getOperand(0);
+    else
+      return nullptr;
+  }
+}
+
+OpOperand *TensorParallelPlanner::getLinearWeight(linalg::LinalgOp op,
+                                                  unsigned &featureLoop) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return nullptr;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto uses = [](AffineMap map, unsigned loop) {
+    return map.isFunctionOfDim(loop);
+  };
+  for (unsigned w : {1u, 0u}) {
+    OpOperand *weight = op.getDpsInputOperand(w);
+    BlockArgument arg = getWeightArgument(weight->get());
+    if (!arg || cast<RankedTensorType>(arg.getType()).getRank() != 2)
+      continue;
+    SmallVector<unsigned> candidates;
+    for (auto [loop, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (kind == utils::IteratorType::parallel && uses(maps[w], loop) &&
+          uses(maps[2], loop) && !uses(maps[1 - w], loop))
+        candidates.push_back(loop);
+    if (candidates.size() != 1)
+      continue;
+    featureLoop = candidates.front();
+    return weight;
+  }
+  return nullptr;
+}
+
+LogicalResult TensorParallelPlanner::fail(Operation *op,
+                                          const llvm::Twine &reason,
+                                          bool divisibility) {
+  if (!why->op) { // The first reason is the one to report.
+    why->op = op;
+    why->reason = reason.str();
+    why->divisibility = divisibility;
+  }
+  return failure();
+}
+
+LogicalResult TensorParallelPlanner::split(Value value, TPSplit s,
+                                           Operation *at) {
+  if (claimed.contains(value))
+    return fail(at, "reaches a value already split by another block");
+  auto it = result.values.find(value);
+  if (it != result.values.end()) {
+    if (it->second == s)
+      return success();
+    return fail(at, "would need a value split in two different ways");
+  }
+  int64_t size = dimSize(value, s.dim);
+  if (ShapedType::isDynamic(size))
+    return fail(at, "the split dim is dynamic");
+  if (size % (s.outer * s.inner) != 0)
+    return fail(at, "the split does not tile dim " + llvm::Twine(s.dim));
+  int64_t extent = size / (s.outer * s.inner);
+  if (extent % numRanks != 0)
+    return fail(at,
+                "dim " + llvm::Twine(s.dim) + " holds " + llvm::Twine(extent) +
+                    (s.outer > 1 ? " features per group" : " features") +
+                    ", which tp=" + llvm::Twine(numRanks) + " does not divide",
+                /*divisibility=*/true);
+  result.values.insert({value, s});
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (user->getBlock() != &func.getBody().front())
+      return fail(user, "a split value is used inside a nested region");
+    worklist.push_back(user);
+  }
+  return success();
+}
+
+LogicalResult TensorParallelPlanner::readSplit(OpOperand &operand,
+                                               TPSplit s) {
+  Value v = operand.get();
+  auto it = result.values.find(v);
+  if (it != result.values.end()) {
+    if (it->second == s)
+      return success();
+    return fail(operand.getOwner(), "reads operand " +
+                                        llvm::Twine(operand.getOperandNumber()) +
+                                        " split in a different way");
+  }
+  // Weights (through their transposes/broadcasts) are split at the source,
+  // so each rank stores only its part.
+  if (getWeightArgument(v) && !claimed.contains(v)) {
+    if (failed(split(v, s, operand.getOwner())))
+      return failure();
+    if (Operation *def = v.getDefiningOp())
+      worklist.push_back(def);
+    return success();
+  }
+  pendingReads[&operand] = s;
+  return success();
+}
+
+LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  std::optional<LoopSplit> loopSplit;
+  auto note = [&](unsigned operandIndex, TPSplit s) -> LogicalResult {
+    AffineExpr expr = maps[operandIndex].getResult(s.dim);
+    auto dimExpr = dyn_cast<AffineDimExpr>(expr);
+    if (!dimExpr)
+      return fail(op, "indexes the split dim with a non-trivial map");
+    LoopSplit ls{dimExpr.getPosition(), s.outer, s.inner};
+    if (loopSplit && (loopSplit->loop != ls.loop || loopSplit->outer != ls.outer))
+      return fail(op, "has operands split along different loops");
+    loopSplit = ls;
+    return success();
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto it = result.values.find(operand.get());
+    if (it != result.values.end() &&
+        failed(note(operand.getOperandNumber(), it->second)))
+      return failure();
+  }
+  for (OpResult res : op->getResults()) {
+    auto it = result.values.find(res);
+    if (it != result.values.end() &&
+        failed(note(op.getNumDpsInputs() + res.getResultNumber(), it->second)))
+      return failure();
+  }
+  if (!loopSplit)
+    return success();
+  unsigned loop = loopSplit->loop;
+  bool usesIndex = false;
+  op->walk([&](linalg::IndexOp index) { usesIndex |= index.getDim() == loop; });
+  if (usesIndex)
+    return fail(op, "reads the position along the split dim (linalg.index)");
+  auto splitOf = [&](unsigned operandIndex) -> std::optional<TPSplit> {
+    for (auto [pos, expr] : llvm::enumerate(maps[operandIndex].getResults()))
+      if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == loop)
+        return TPSplit{static_cast<int64_t>(pos), loopSplit->outer,
+                       loopSplit->inner};
+    return std::nullopt;
+  };
+  bool reduction = op.getIteratorTypesArray()[loop] == utils::IteratorType::reduction;
+  if (reduction) {
+    // A row-parallel linear: each rank contracts its part of the split dim,
+    // leaving partial sums of the full output.
+    if (!linalg::isaContractionOpInterface(op))
+      return fail(op, "reduces over the split dim and is not a linear");
+    Value init = op.getDpsInitOperand(0)->get();
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+      return fail(op, "accumulates into a non-zero init: the partial sums "
+                      "would add it once per rank");
+    result.rowParallel.insert(op);
+  }
+  for (OpOperand &operand : op->getOpOperands()) {
+    std::optional<TPSplit> s = splitOf(operand.getOperandNumber());
+    if (!s)
+      continue;
+    if (failed(readSplit(operand, *s)))
+      return failure();
+  }
+  if (reduction)
+    return success();
+  for (OpResult res : op->getResults()) {
+    std::optional<TPSplit> s =
+        splitOf(op.getNumDpsInputs() + res.getResultNumber());
+    if (!s)
+      return fail(op, "drops the split loop from its result");
+    if (failed(split(res, *s, op)))
+      return failure();
+  }
+  return success();
+}
+
+FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
+    Operation *op, RankedTensorType collapsed, RankedTensorType expanded,
+    ArrayRef<ReassociationIndices> groups, TPSplit s) {
+  int64_t extent = collapsed.getDimSize(s.dim) / (s.outer * s.inner);
+  ReassociationIndices group = groups[s.dim];
+  int64_t before = 1;
+  for (auto [i, dim] : llvm::enumerate(group)) {
+    int64_t z = expanded.getDimSize(dim);
+    if (before * z <= s.outer) {
+      if (s.outer % (before * z) != 0)
+        break;
+      before *= z;
+      continue;
+    }
+    int64_t outer = s.outer / before;
+    if (z % outer != 0)
+      break;
+    int64_t rest = z / outer;
+    int64_t after = 1;
+    for (int64_t later : ArrayRef<int64_t>(group).drop_front(i + 1))
+      after *= expanded.getDimSize(later);
+    if (rest % extent == 0 && (rest / extent) * after == s.inner)
+      return TPSplit{dim, outer, rest / extent};
+    if (extent % rest == 0 && after == (extent / rest) * s.inner) {
+      if (rest % numRanks != 0) {
+        (void)fail(op,
+                   "splits " + llvm::Twine(extent) + " features into " +
+                       llvm::Twine(rest) + " heads of " +
+                       llvm::Twine(extent / rest) + ", and tp=" +
+                       llvm::Twine(numRanks) + " does not divide " +
+                       llvm::Twine(rest) + " heads",
+                   /*divisibility=*/true);
+        return failure();
+      }
+      return TPSplit{dim, outer, 1};
+    }
+    break;
+  }
+  (void)fail(op, "reshapes the split dim in a way the planner cannot map");
+  return failure();
+}
+
+TPSplit TensorParallelPlanner::collapseSplit(
+    RankedTensorType expanded, ArrayRef<ReassociationIndices> groups,
+    TPSplit s) {
+  for (auto [newDim, group] : llvm::enumerate(groups)) {
+    if (!llvm::is_contained(group, s.dim))
+      continue;
+    int64_t before = 1, after = 1;
+    for (int64_t d : group) {
+      if (d < s.dim)
+        before *= expanded.getDimSize(d);
+      if (d > s.dim)
+        after *= expanded.getDimSize(d);
+    }
+    return {static_cast<int64_t>(newDim), s.outer * before, s.inner * after};
+  }
+  return {};
+}
+
+LogicalResult
+TensorParallelPlanner::visitReshape(Operation *op, Value expanded,
+                                    Value collapsed,
+                                    ArrayRef<ReassociationIndices> groups) {
+  auto expandedType = cast<RankedTensorType>(expanded.getType());
+  auto collapsedType = cast<RankedTensorType>(collapsed.getType());
+  OpOperand &source = op->getOpOperand(0);
+  bool forward = result.values.count(op->getOperand(0));
+  Value from = forward ? op->getOperand(0) : op->getResult(0);
+  TPSplit s = result.values.lookup(from);
+  TPSplit mapped;
+  if (from == collapsed) {
+    FailureOr<TPSplit> e =
+        expandSplit(op, collapsedType, expandedType, groups, s);
+    if (failed(e))
+      return failure();
+    mapped = *e;
+  } else {
+    mapped = collapseSplit(expandedType, groups, s);
+  }
+  if (forward)
+    return split(op->getResult(0), mapped, op);
+  return readSplit(source, mapped);
+}
+
+LogicalResult TensorParallelPlanner::visitSlice(tensor::ExtractSliceOp op,
+                                                TPSplit s) {
+  if (!op.hasUnitStride() || !op.getOffsets().empty() || !op.getSizes().empty())
+    return fail(op, "slices with dynamic offsets, sizes or strides");
+  int64_t size = dimSize(op.getSource(), s.dim);
+  int64_t block = size / s.outer; // one group: extent * inner elements
+  int64_t offset = op.getStaticOffsets()[s.dim];
+  int64_t length = op.getStaticSizes()[s.dim];
+  if (offset % block != 0 || length % block != 0)
+    return fail(op, "slices inside a split group (of " + llvm::Twine(block) +
+                        " elements along dim " + llvm::Twine(s.dim) + ")");
+  llvm::SmallBitVector dropped = op.getDroppedDims();
+  if (dropped.test(s.dim))
+    return fail(op, "drops the split dim");
+  int64_t dim = s.dim;
+  for (int64_t d = 0; d < s.dim; ++d)
+    dim -= dropped.test(d);
+  return split(op.getResult(), {dim, length / block, s.inner}, op);
+}
+
+LogicalResult TensorParallelPlanner::sameDims(Operation *op,
+                                              unsigned dimOperands) {
+  std::optional<TPSplit> s;
+  for (Value v : llvm::concat<Value>(op->getOperands().take_front(dimOperands),
+                                     op->getResults())) {
+    auto it = result.values.find(v);
+    if (it == result.values.end())
+      continue;
+    if (s && !(*s == it->second))
+      return fail(op, "has operands split in different ways");
+    s = it->second;
+  }
+  if (!s)
+    return success();
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op);
+      softmax && static_cast<int64_t>(softmax.getDimension()) == s->dim)
+    return fail(op, "normalises over the split dim");
+  for (OpOperand &operand : op->getOpOperands().take_front(dimOperands))
+    if (isa<RankedTensorType>(operand.get().getType()) &&
+        failed(readSplit(operand, *s)))
+      return failure();
+  for (Value res : op->getResults())
+    if (failed(split(res, *s, op)))
+      return failure();
+  return success();
+}
+
+LogicalResult TensorParallelPlanner::visitConcat(tensor::ConcatOp op) {
+  std::optional<TPSplit> s;
+  for (Value v : op.getInputs())
+    if (auto it = result.values.find(v); it != result.values.end())
+      s = it->second;
+  if (!s)
+    return success();
+  if (s->dim == static_cast<int64_t>(op.getDim()))
+    return fail(op, "concatenates along the split dim");
+  for (OpOperand &operand : op->getOpOperands())
+    if (failed(readSplit(operand, *s)))
+      return failure();
+  return split(op.getResult(), *s, op);
+}
+
+LogicalResult TensorParallelPlanner::visitInsertSlice(tensor::InsertSliceOp op) {
+  std::optional<TPSplit> s;
+  for (Value v : {op.getSource(), op.getDest(), op.getResult()})
+    if (auto it = result.values.find(v); it != result.values.end())
+      s = it->second;
+  if (!s)
+    return success();
+  if (op.getSourceType().getRank() != op.getDestType().getRank() ||
+      !op.getOffsets().empty() || !op.getSizes().empty() || !op.hasUnitStride())
+    return fail(op, "inserts with a rank change or dynamic offsets");
+  if (op.getStaticOffsets()[s->dim] != 0 ||
+      op.getStaticSizes()[s->dim] != op.getDestType().getDimSize(s->dim))
+    return fail(op, "inserts along the split dim");
+  if (failed(readSplit(op.getSourceMutable(), *s)) ||
+      failed(readSplit(op.getDestMutable(), *s)))
+    return failure();
+  return split(op.getResult(), *s, op);
+}
+
+LogicalResult TensorParallelPlanner::visit(Operation *op) {
+  result.ops.insert(op);
+  auto sourceSplit = [&](Value v) { return result.values.lookup(v); };
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return visitLinalg(linalgOp);
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return visitReshape(op, expand.getResult(), expand.getSrc(),
+                        expand.getReassociationIndices());
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return visitReshape(op, collapse.getSrc(), collapse.getResult(),
+                        collapse.getReassociationIndices());
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    if (!result.values.count(slice.getSource()))
+      return fail(op, "slices a split value by a non-tensor operand");
+    return visitSlice(slice, sourceSplit(slice.getSource()));
+  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op))
+    return visitConcat(concat);
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
+    return visitInsertSlice(insert);
+  if (isa<linalg::SoftmaxOp, tensor::CastOp>(op))
+    return sameDims(op, op->getNumOperands());
+  if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
+      isa<RankedTensorType>(op->getResult(0).getType()))
+    return sameDims(op, op->getNumOperands());
+  return fail(op, "a split value reaches '" +
+                      op->getName().getStringRef() +
+                      "', which the planner does not handle");
+}
+
+FailureOr<TPBlockPlan>
+TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
+                            TPPlanFailure &failureInfo) {
+  why = &failureInfo;
+  result = TPBlockPlan();
+  worklist.clear();
+  pendingReads.clear();
+  for (linalg::LinalgOp seed : seeds) {
+    unsigned featureLoop;
+    if (!getLinearWeight(seed, featureLoop))
+      {
+      (void)fail(seed, "is not a linear with a weight argument");
+      return failure();
+    }
+    AffineMap outMap = seed.getIndexingMapsArray().back();
+    std::optional<unsigned> pos =
+        outMap.getResultPosition(getAffineDimExpr(featureLoop, seed.getContext()));
+    if (!pos)
+      {
+      (void)fail(seed, "has no output-feature dim");
+      return failure();
+    }
+    if (failed(split(seed->getResult(0), {static_cast<int64_t>(*pos), groups, 1},
+                     seed)))
+      return failure();
+    worklist.push_back(seed);
+  }
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (failed(visit(op)))
+      return failure();
+  }
+  for (auto [operand, s] : pendingReads) {
+    auto it = result.values.find(operand->get());
+    if (it != result.values.end()) {
+      if (!(it->second == s)) {
+        (void)fail(operand->getOwner(), "reads a value split in a different way");
+        return failure();
+      }
+      continue;
+    }
+    if (isShapeOnly(operand->get())) {
+      result.rebuild.push_back({operand, s});
+    } else {
+      result.slice.push_back({operand, s});
+    }
+  }
+  return result;
+}

@@ -1,0 +1,62 @@
+// RUN: seqpar-opt %s --seqpar-plan-tensor-parallel=tp=4 --split-input-file -verify-diagnostics
+
+// 6 heads of 8 cannot be split over 4 ranks: an error at the head reshape.
+func.func @heads_not_divisible(%x: tensor<2x8x48xf32>, %wq: tensor<48x48xf32>) -> tensor<2x8x6x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x8x48xf32> into tensor<16x48xf32>
+  %e = tensor.empty() : tensor<16x48xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x48xf32>) -> tensor<16x48xf32>
+  %q = linalg.matmul ins(%c, %wq : tensor<16x48xf32>, tensor<48x48xf32>) outs(%z : tensor<16x48xf32>) -> tensor<16x48xf32>
+  // expected-error @+1 {{tensor parallelism: splits 48 features into 6 heads of 8, and tp=4 does not divide 6 heads}}
+  %h = tensor.expand_shape %q [[0, 1], [2, 3]] output_shape [2, 8, 6, 8] : tensor<16x48xf32> into tensor<2x8x6x8xf32>
+  return %h : tensor<2x8x6x8xf32>
+}
+
+// -----
+
+// A hidden size the TP size does not divide.
+func.func @hidden_not_divisible(%x: tensor<16x32xf32>, %w1: tensor<32x6xf32>, %w2: tensor<6x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x6xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x6xf32>) -> tensor<16x6xf32>
+  // expected-error @+1 {{tensor parallelism: dim 1 holds 6 features, which tp=4 does not divide}}
+  %h = linalg.matmul ins(%x, %w1 : tensor<16x32xf32>, tensor<32x6xf32>) outs(%z : tensor<16x6xf32>) -> tensor<16x6xf32>
+  %e2 = tensor.empty() : tensor<16x32xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %y = linalg.matmul ins(%h, %w2 : tensor<16x6xf32>, tensor<6x32xf32>) outs(%z2 : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}
+
+// -----
+
+// A dynamic sequence length cannot be split.
+// expected-error @+1 {{argument 0 of @dynamic_seq has type 'tensor<?x32xf32>': the planner needs static shapes}}
+func.func @dynamic_seq(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  return %x : tensor<?x32xf32>
+}
+
+// -----
+
+// An LM head (nothing closes the split of its vocabulary) and a layer the
+// planner does not recognise (a norm over the linear's output features)
+// stay replicated, with remarks.
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks, 0 column-parallel and 0 row-parallel linears, 2 linears left replicated}}
+func.func @unrecognised(%x: tensor<16x32xf32>, %x2: tensor<16x32xf32>, %w: tensor<32x32xf32>, %lm: tensor<32x64xf32>) -> (tensor<16x64xf32>, tensor<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  // expected-remark @+1 {{linear left replicated: 'linalg.reduce'}}
+  %h = linalg.matmul ins(%x, %w : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %e1 = tensor.empty() : tensor<16xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
+  %n = linalg.reduce ins(%h : tensor<16x32xf32>) outs(%z1 : tensor<16xf32>) dimensions = [1]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  %e2 = tensor.empty() : tensor<16x64xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  // expected-remark @+1 {{linear left replicated: 'func.return'}}
+  %logits = linalg.matmul ins(%x2, %lm : tensor<16x32xf32>, tensor<32x64xf32>) outs(%z2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %logits, %n : tensor<16x64xf32>, tensor<16xf32>
+}
