@@ -45,7 +45,7 @@ WORK="$(mktemp -d)"
 
 for v in tp tpc sp; do
   for ((i = 0; i < REPEAT; ++i)); do
-    if ! "$MPIRUN" "${FLAGS[@]}" -np 2 "$SEQPAR_RUN" "$WORK/$v.mlir" "$@" \
+    if ! "$MPIRUN" "${FLAGS[@]}" -np 2 "$SEQPAR_RUN" "$WORK/$v.mlir" --opt-level=3 "$@" \
          >"$WORK/$v.$i.out" 2>&1; then
       echo "run_layer_bench.sh: seqpar-run failed on $v.mlir:" >&2
       tail -20 "$WORK/$v.$i.out" >&2

@@ -41,6 +41,10 @@ BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
       value = broadcast.getInput();
     else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
       value = def->getOperand(0);
+    else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+             generic && (linalg::isaBroadcastOpInterface(generic) ||
+                         linalg::isaTransposeOpInterface(generic)))
+      value = generic.getDpsInputOperand(0)->get(); // as exporters write them
     else
       return nullptr;
   }
