@@ -60,3 +60,16 @@ func.func @unrecognised(%x: tensor<16x32xf32>, %x2: tensor<16x32xf32>, %w: tenso
   %logits = linalg.matmul ins(%x2, %lm : tensor<16x32xf32>, tensor<32x64xf32>) outs(%z2 : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %logits, %n : tensor<16x64xf32>, tensor<16xf32>
 }
+
+// -----
+
+// A function with call sites keeps its signature (the pipeline inlines first).
+// expected-remark @+1 {{@callee has call sites: left unplanned (inline it first)}}
+func.func @callee(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %x : tensor<16x32xf32>
+}
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @caller(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %y = call @callee(%x) : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %y : tensor<16x32xf32>
+}
