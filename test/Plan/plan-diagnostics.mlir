@@ -73,3 +73,26 @@ func.func @caller(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
   %y = call @callee(%x) : (tensor<16x32xf32>) -> tensor<16x32xf32>
   return %y : tensor<16x32xf32>
 }
+
+// -----
+
+// A "row-parallel" contraction that transforms its accumulator
+// (tanh(out) + a * b) is not a linear: its partial sums would not add up.
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks, 0 column-parallel and 0 row-parallel linears, 1 linears left replicated}}
+func.func @accumulator_transformed(%x: tensor<16x16xf32>, %w1: tensor<16x32xf32>, %w2: tensor<32x16xf32>) -> tensor<16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<16x32xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<16x32xf32>) -> tensor<16x32xf32>
+  // expected-remark @+1 {{reduces over the split dim and is not a linear (out + a * b)}}
+  %h = linalg.matmul ins(%x, %w1 : tensor<16x16xf32>, tensor<16x32xf32>) outs(%z1 : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %e2 = tensor.empty() : tensor<16x16xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%h, %w2 : tensor<16x32xf32>, tensor<32x16xf32>) outs(%z2 : tensor<16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %to = math.tanh %o : f32
+    %s = arith.addf %to, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x16xf32>
+  return %y : tensor<16x16xf32>
+}

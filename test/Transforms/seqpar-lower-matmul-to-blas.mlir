@@ -124,3 +124,26 @@ func.func @tensors(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4x4xf32>
   %r = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// Tests that a contraction whose body transforms the accumulator
+// (exp(out) + a * b: upstream still calls it a contraction) is not sent to
+// BLAS, which would compute out + a * b.
+
+// CHECK-LABEL: func.func @not_a_matmul
+func.func @not_a_matmul(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4xf32>) {
+  // CHECK-NOT: cblas_sgemm
+  // CHECK: linalg.generic
+  // CHECK: math.exp
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %e = math.exp %o : f32
+    %s = arith.addf %e, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -618,6 +618,11 @@ struct LowerCollectivesToRuntimePass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // Grids are only symbols for the collectives just lowered; a public one
+    // would survive symbol-dce and has no LLVM translation.
+    for (auto grid : llvm::make_early_inc_range(module.getOps<shard::GridOp>()))
+      if (SymbolTable::symbolKnownUseEmpty(grid, module))
+        grid.erase();
   }
 };
 

@@ -8,6 +8,7 @@
 
 #include "LLVMCallUtils.h"
 
+#include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
@@ -92,7 +93,7 @@ bool isUnitStride(const OperandLayout &layout, unsigned dim,
 
 FailureOr<GemmPlan> planGemm(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+      op.getNumDpsInits() != 1 || !isPlainContraction(op))
     return failure();
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
@@ -283,8 +284,7 @@ struct LowerMatmulToBlasPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureBufferSemantics() ||
-          !linalg::isaContractionOpInterface(op))
+      if (!op.hasPureBufferSemantics() || !isPlainContraction(op))
         return;
       Type elem = getElementTypeOrSelf(op->getOperand(0).getType());
       if (!elem.isF32()) {

@@ -330,8 +330,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
                                                 reported);
     // GQA with fewer KV heads than ranks (a_kv < t): the KV projections stay
     // replicated and attention reads its ranks' KV heads by local slices.
+    // (MQA: a K/V of one head is never split into heads, so the failure is
+    // wherever its features meet Q's heads, not a divisibility one.)
     SmallVector<linalg::LinalgOp> kept(seeds), dropped;
-    if (!plan && reported.divisibility && seeds.size() > 1) {
+    if (!plan && seeds.size() > 1) {
       int64_t widest = 0;
       for (linalg::LinalgOp seed : seeds)
         widest = std::max(widest, outputFeatures(seed));
@@ -350,7 +352,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
         return emitError(reported.op->getLoc())
                << "tensor parallelism: " << reported.reason;
       emitRemark(seeds.front().getLoc())
-          << "linear left replicated: '"
+          << (seeds.size() > 1 ? llvm::Twine(seeds.size()) +
+                                     " linears reading this activation"
+                               : llvm::Twine("linear"))
+          << " left replicated: '"
           << reported.op->getName().getStringRef() << "' at "
           << reported.op->getLoc() << " " << reported.reason;
       replicated += seeds.size();
@@ -358,9 +363,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     }
     for (linalg::LinalgOp seed : dropped)
       emitRemark(seed.getLoc())
-          << "linear left replicated (KV heads fewer than tp=" << numRanks
-          << "): " << reported.reason
-          << "; attention reads this rank's KV heads by local slices";
+          << "linear left replicated (narrower than the linears beside it, "
+             "as GQA/MQA K/V with fewer heads than tp="
+          << numRanks << "): " << reported.reason
+          << "; the block reads this rank's part of its output by local slices";
     replicated += dropped.size();
     seeds = kept;
     ++blocks;

@@ -2,6 +2,8 @@
 
 #include "TensorParallelPlanner.h"
 
+#include "seqpar/Analysis/Contraction.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -52,8 +54,7 @@ BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
 
 OpOperand *TensorParallelPlanner::getLinearWeight(linalg::LinalgOp op,
                                                   unsigned &featureLoop) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op))
+  if (!isPlainContraction(op))
     return nullptr;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   auto uses = [](AffineMap map, unsigned loop) {
@@ -188,8 +189,9 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   if (reduction) {
     // A row-parallel linear: each rank contracts its part of the split dim,
     // leaving partial sums of the full output.
-    if (!linalg::isaContractionOpInterface(op))
-      return fail(op, "reduces over the split dim and is not a linear");
+    if (!isPlainContraction(op))
+      return fail(op, "reduces over the split dim and is not a linear "
+                      "(out + a * b)");
     Value init = op.getDpsInitOperand(0)->get();
     auto fill = init.getDefiningOp<linalg::FillOp>();
     if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
@@ -305,7 +307,7 @@ TensorParallelPlanner::visitReshape(Operation *op, Value expanded,
 LogicalResult TensorParallelPlanner::visitSlice(tensor::ExtractSliceOp op,
                                                 TPSplit s) {
   if (!op.hasUnitStride() || !op.getOffsets().empty() || !op.getSizes().empty())
-    return fail(op, "slices with dynamic offsets, sizes or strides");
+    return fail(op, "slices with dynamic offsets or sizes, or non-unit strides");
   int64_t size = dimSize(op.getSource(), s.dim);
   int64_t block = size / s.outer; // one group: extent * inner elements
   int64_t offset = op.getStaticOffsets()[s.dim];
