@@ -23,6 +23,7 @@ Example:
 import argparse
 import math
 import os
+import re
 import shlex
 import sys
 from dataclasses import dataclass
@@ -952,7 +953,7 @@ def build_upstream(cfg):
 
 def render(cfg, command):
     """Returns the whole MLIR module text for `cfg`."""
-    bld, head = build_tp(cfg) if cfg.form == "tp" else build_upstream(cfg)
+    bld, head = build_upstream(cfg) if cfg.form == "upstream" else build_tp(cfg)
     out = [f"// {command}",
            f"// model={cfg.model} form={cfg.form} layers={cfg.layers} b={cfg.b} s={cfg.s} h={cfg.h} "
            f"a={cfg.a} a_kv={cfg.a_kv} ffn={cfg.f} tp={cfg.t} dtype={cfg.elem} layout={cfg.layout} "
@@ -964,7 +965,26 @@ def render(cfg, command):
     out += ["  " + line for line in bld.lines]
     out.append("  }")
     out.append("}")
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    return strip_sharding(text) if cfg.form == "plain" else text
+
+
+def strip_sharding(text):
+    """The single-device (tp=1) program without shard ops or sharding
+    attributes: the input of seqpar-pipeline's TP planner."""
+    text = text.replace('  shard.grid @grid(shape = 1) {sym_visibility = "private"}\n', "")
+    text = re.sub(r" \{seqpar\.sharding = #seqpar\.sharding<[^>]*>(, seqpar\.seq_dim = \d+ : i64)?\}",
+                  "", text)
+    renames = {}
+
+    def drop(match):
+        renames[match.group(1)] = match.group(2)
+        return ""
+    text = re.sub(r"^ *(%[\w.]+) = shard\.all_reduce (%[\w.]+) on @grid grid_axes = \[0\] : .*\n", drop, text,
+                  flags=re.M)
+    if renames:
+        text = re.sub(r"%[\w.]+", lambda m: renames.get(m.group(0), m.group(0)), text)
+    return text
 
 
 def default_ffn(model, h):
@@ -986,7 +1006,8 @@ def parse_args(argv):
     ap.add_argument("--kv-heads", type=int, default=None, help="KV heads (llama GQA; default: --heads)")
     ap.add_argument("--ffn", type=int, default=None, help="MLP width (default 4h; llama 8h/3 rounded to 256)")
     ap.add_argument("--tp", type=int, default=2, help="tensor-parallel size t (grid axis 0)")
-    ap.add_argument("--form", choices=["tp", "upstream"], default="tp")
+    ap.add_argument("--form", choices=["tp", "upstream", "plain"], default="tp",
+                    help="plain: the single-device program (tp=1) without shard ops or sharding attributes")
     ap.add_argument("--dtype", choices=["f32", "bf16"], default="f32")
     ap.add_argument("--layout", choices=["bsh", "sbh"], default=None,
                     help="activation layout (default: sbh for llama, bsh otherwise)")
@@ -1023,6 +1044,8 @@ def validate(cfg):
         return "--kv-heads (GQA) is only supported for --model llama"
     if cfg.a % cfg.a_kv:
         return f"heads {cfg.a} is not divisible by kv-heads {cfg.a_kv}"
+    if cfg.form == "plain" and cfg.t != 1:
+        return "--form plain is the single-device program: use --tp 1"
     if cfg.form == "tp":
         for name, value in (("heads", cfg.a), ("kv-heads", cfg.a_kv), ("ffn", cfg.f)):
             if value % cfg.t:

@@ -2,8 +2,9 @@
 # Randomized differential test (issue 3 item 5): for each seed, draws a small
 # random TP transformer program (test/lib/random_programs.py), runs the
 # sequence-parallel rewrite on it, and checks with seqpar-run on t ranks that
-# both the TP program and the TP+SP program compute what the single-device
-# program computes (SPEC 3 error <= 1e-5).
+# the TP program, the TP+SP program, and the program seqpar-pipeline plans
+# from the unsharded single-device program (TP planning + SP) compute what
+# the single-device program computes (SPEC 3 error <= 1e-5).
 #
 # Usage: scripts/random-diff.sh [--count N] [--start SEED] [--ranks "2 4"]
 #                               [--seeds "S1 S2 ..."] [--build DIR]
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 python=${PYTHON:-python3}
+PYTHON_GEN=$python
 [ -n "$opt" ] || opt="$build/bin/seqpar-opt"
 [ -n "$run" ] || run="$build/bin/seqpar-run"
 [ -n "$seeds" ] || seeds=$(seq "$start" $((start + count - 1)))
@@ -62,11 +64,22 @@ for seed in $seeds; do
   spo=$(sed -n 's/^sp_options=//p' "$d/config.txt")
   rseed=$(sed -n 's/^run_seed=//p' "$d/config.txt")
   pipe="--seqpar-sp-pipeline"; [ -n "$spo" ] && pipe="--seqpar-sp-pipeline=$spo"
+  # The planner's path: the single-device program without sharding, through
+  # seqpar-pipeline (TP planning + SP) at the same t.
+  seqdim=$(grep -o 'seqpar.seq_dim = [0-9]*' "$d/p1.mlir" | head -1 | grep -o '[0-9]*$')
+  plan="--seqpar-pipeline=tp=$t seq-dim=$seqdim"
+  case "$spo" in *pad=true*) plan="$plan pad=true" ;; esac
   stage="" errs="" t0=$SECONDS
+  # shellcheck disable=SC2086
+  if ! "$PYTHON_GEN" "$here/bench/gen_tp_graph.py" $gen --tp 1 --form plain -o "$d/plain.mlir" >"$d/plain.log" 2>&1 \
+     || ! "$opt" "$d/plain.mlir" "$plan" -o "$d/plan.mlir" >"$d/plan.log" 2>&1; then
+    stage="plan-pipeline"
+  fi
   if ! "$opt" "$d/tp.mlir" "$pipe" -o "$d/sp.mlir" >"$d/sp.log" 2>&1; then
-    stage="sp-pipeline"
+    stage="${stage:+$stage,}sp-pipeline"
   else
-    for prog in tp sp; do
+    progs="tp sp"; [ -f "$d/plan.mlir" ] && progs="tp sp plan"
+    for prog in $progs; do
       if ! $MPIRUN -np "$t" "$run" "$d/$prog.mlir" --reference="$d/p1.mlir" --seed="$rseed" >"$d/run-$prog.log" 2>&1 \
          || ! grep -q "^reference: pass" "$d/run-$prog.log"; then
         stage="${stage:+$stage,}run-$prog"
@@ -87,9 +100,11 @@ for seed in $seeds; do
     echo "    python3 bench/gen_tp_graph.py $gen --tp 1 -o p1.mlir"
     echo "    python3 bench/gen_tp_graph.py $gen --tp $t -o tp.mlir"
     echo "    build/bin/seqpar-opt tp.mlir $pipe -o sp.mlir"
+    echo "    python3 bench/gen_tp_graph.py $gen --tp 1 --form plain -o plain.mlir"
+    echo "    build/bin/seqpar-opt plain.mlir \"$plan\" -o plan.mlir"
     echo "    mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run tp.mlir --reference=p1.mlir --seed=$rseed"
     echo "    mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run sp.mlir --reference=p1.mlir --seed=$rseed"
-    for f in "$d"/sp.log "$d"/run-*.log; do
+    for f in "$d"/sp.log "$d"/plan.log "$d"/run-*.log; do
       [ -f "$f" ] && grep -E "error|err =|FAIL|fail|abort" "$f" | head -5 | sed "s|^|    $(basename "$f"): |"
     done
   fi

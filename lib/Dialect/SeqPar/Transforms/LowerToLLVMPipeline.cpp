@@ -34,6 +34,7 @@ void mlir::seqpar::buildLowerToLLVMPipeline(
   LowerToUpstreamOptions upstream;
   upstream.keepCollectives = true;
   pm.addPass(createLowerToUpstream(upstream));
+  pm.addPass(createDecomposeAttention());
   pm.addPass(createDecomposeAggregates());
   addPipeline(pm, "func.func(convert-elementwise-to-linalg)");
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "

@@ -66,6 +66,47 @@ def SeqPar_DropoutOp : SeqPar_Op<"dropout", [
   let hasVerifier = 1;
 }
 
+def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure]> {
+  let summary = "Scaled dot-product attention with GQA, causal flag or mask";
+  let description = [{
+    `result[b, h, i, :] = sum_j P[b, h, i, j] * value[b, h / r, j, :]` with
+    `P = softmax_j(scale * query[b, h, i, :] . key[b, h / r, j, :]
+    + mask[b, h, i, j])`, where r = a / a_kv (grouped-query attention: query
+    head h reads key/value head h / r; MQA is a_kv = 1) and, with `causal`,
+    keys after the query position are excluded (j > i gets -inf before the
+    softmax, so s must equal s_kv). This is the single-device semantics
+    (Vaswani et al. 2017, eq. 1; GQA: Ainslie et al. 2023) that the
+    context-parallel rewrites distribute; `seqpar-decompose-attention`
+    lowers it to linalg (a reference, not a fast kernel).
+
+    Shapes: query [b, a, s, d], key and value [b, a_kv, s_kv, d], result
+    [b, a, s, d]; `mask` (additive, e.g. 0 / -inf) has rank 4 and each dim
+    equal to [b, a, s, s_kv]'s or 1 (broadcast). Element types are the same
+    floating-point type.
+
+    Example (causal GQA, 8 query heads, 2 KV heads):
+    ```mlir
+    %o = seqpar.attention %q, %k, %v {causal, scale = 0.125 : f32}
+        : tensor<2x8x16x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>
+        -> tensor<2x8x16x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    Optional<AnyRankedTensor>:$mask,
+    F32Attr:$scale,
+    UnitAttr:$causal
+  );
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 include "seqpar/Dialect/SeqPar/IR/SeqParCollectives.td"
 
 #endif // SEQPAR_OPS_TD

@@ -243,6 +243,26 @@ def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
   ];
 }
 
+def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
+  let summary = "Lower seqpar.attention to its linalg reference";
+  let description = [{
+    Replaces each `seqpar.attention` with its reference decomposition:
+    scores = Q.K^T (a `linalg.generic` contraction over the head dim whose
+    key map reads KV head h / (a / a_kv), so GQA/MQA never materialise
+    repeated K/V), then scale, + mask, causal select (-inf where the key
+    position exceeds the query position, from `linalg.index`),
+    `linalg.softmax` over the keys, and P.V (contraction over the keys).
+    Used by `seqpar-lower-to-llvm` (before aggregate decomposition) so a
+    program holding the op runs under seqpar-run; it is the semantics the
+    context-parallel strategies are checked against.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
   let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";
   let description = [{

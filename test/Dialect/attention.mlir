@@ -1,0 +1,53 @@
+// RUN: seqpar-opt %s -split-input-file -verify-diagnostics | seqpar-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @causal_gqa
+// CHECK: seqpar.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, scale = 1.250000e-01 : f32} : tensor<2x8x16x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32> -> tensor<2x8x16x64xf32>
+func.func @causal_gqa(%q: tensor<2x8x16x64xf32>, %k: tensor<2x2x16x64xf32>, %v: tensor<2x2x16x64xf32>) -> tensor<2x8x16x64xf32> {
+  %o = seqpar.attention %q, %k, %v {causal, scale = 0.125 : f32}
+      : tensor<2x8x16x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32> -> tensor<2x8x16x64xf32>
+  return %o : tensor<2x8x16x64xf32>
+}
+
+// CHECK-LABEL: func.func @masked_cross
+// CHECK: seqpar.attention %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<2x1x4x6xf32>) {scale = 5.000000e-01 : f32}
+func.func @masked_cross(%q: tensor<2x4x4x8xf32>, %k: tensor<2x4x6x8xf32>, %v: tensor<2x4x6x8xf32>, %m: tensor<2x1x4x6xf32>) -> tensor<2x4x4x8xf32> {
+  %o = seqpar.attention %q, %k, %v mask(%m : tensor<2x1x4x6xf32>) {scale = 0.5 : f32}
+      : tensor<2x4x4x8xf32>, tensor<2x4x6x8xf32>, tensor<2x4x6x8xf32> -> tensor<2x4x4x8xf32>
+  return %o : tensor<2x4x4x8xf32>
+}
+
+// -----
+
+func.func @kv_heads_not_dividing(%q: tensor<1x6x4x8xf32>, %k: tensor<1x4x4x8xf32>) -> tensor<1x6x4x8xf32> {
+  // expected-error @+1 {{key/value heads (4) must divide query heads (6)}}
+  %o = seqpar.attention %q, %k, %k {scale = 1.0 : f32}
+      : tensor<1x6x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32> -> tensor<1x6x4x8xf32>
+  return %o : tensor<1x6x4x8xf32>
+}
+
+// -----
+
+func.func @causal_cross(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x6x8xf32>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{causal attention needs as many keys (6) as queries (4)}}
+  %o = seqpar.attention %q, %k, %k {causal, scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32> -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+func.func @bad_mask(%q: tensor<1x2x4x8xf32>, %m: tensor<1x2x4x3xf32>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{mask 'tensor<1x2x4x3xf32>' must broadcast to [1, 2, 4, 4] of 'f32'}}
+  %o = seqpar.attention %q, %q, %q mask(%m : tensor<1x2x4x3xf32>) {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+func.func @rank3(%q: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+1 {{query must be a static rank-4 tensor [b, heads, seq, head_dim], got 'tensor<2x4x8xf32>'}}
+  %o = seqpar.attention %q, %q, %q {scale = 1.0 : f32}
+      : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
