@@ -27,9 +27,9 @@ static void addFrontendNormalisation(OpPassManager &pm) {
   fpm.addPass(createTosaToTensorPass());
 }
 
-void mlir::seqpar::buildSequenceParallelPipeline(
+/// The sequence-parallel part proper, on a normalised TP program.
+static void addSequenceParallelPasses(
     OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
-  addFrontendNormalisation(pm);
   pm.addPass(createFoldReduceScatter());
   pm.addPass(createCSEPass());
   SequenceParallelOptions sp;
@@ -42,6 +42,12 @@ void mlir::seqpar::buildSequenceParallelPipeline(
   pm.addPass(createSequenceParallel(sp));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+void mlir::seqpar::buildSequenceParallelPipeline(
+    OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+  addFrontendNormalisation(pm);
+  addSequenceParallelPasses(pm, opts);
 }
 
 void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
@@ -61,7 +67,7 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   SequenceParallelPipelineOptions sp;
   sp.seqDim = opts.seqDim;
   sp.pad = opts.pad;
-  buildSequenceParallelPipeline(pm, sp);
+  addSequenceParallelPasses(pm, sp); // already inlined and normalised
 }
 
 void mlir::seqpar::registerSeqParPassesAndPipelines() {
