@@ -243,6 +243,31 @@ def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
   ];
 }
 
+def RaiseAttention : Pass<"seqpar-raise-attention"> {
+  let summary = "Raise attention written out by exporters to seqpar.attention";
+  let description = [{
+    Anchored on a batch matmul P.V over [b*a, s, t] x [b*a, t, d] whose P is
+    a softmax over the keys (`linalg.softmax`, or max-reduce / sub / exp /
+    sum-reduce / div generics, keepdim or not) of logits = Q.K^T (a batch
+    matmul on heads collapsed with the batch; K^T as a transpose of K or a
+    transposed-B map), optionally times a constant scale and plus an
+    additive mask read through a broadcasting map. K/V repeated for GQA
+    (broadcast to [b, a_kv, r, t, d] + collapse) are taken before the
+    repeat, so the op sees a_kv heads. The P.V result becomes a collapse of
+    `seqpar.attention`'s result; the rest becomes dead. The mask stays an
+    operand (causality is not yet derived from it). Attention that does not
+    match stays as it was, with a remark naming the step that failed.
+  }];
+  let statistics = [
+    Statistic<"numRaised", "raised", "Attention blocks raised">
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::seqpar::SeqParDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
   let summary = "Lower seqpar.attention to its linalg reference";
   let description = [{
