@@ -207,8 +207,6 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
     for (OpResult res : op.getResults())
       if (auto it = plan.values.find(res); it != plan.values.end())
         res.setType(localType(res, it->second));
-    // localType above divides the global dim; the slice bookkeeping needs
-    // the source's split, which is looked up, not recomputed.
     updateShapeAttributes(&op, plan);
     if (plan.rowParallel.contains(&op)) {
       b.setInsertionPointAfter(&op);

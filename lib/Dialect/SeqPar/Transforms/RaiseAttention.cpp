@@ -26,7 +26,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/Verifier.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_RAISEATTENTION
@@ -112,9 +111,9 @@ Value yielded(linalg::GenericOp g) {
   return g.getBody()->getTerminator()->getOperand(0);
 }
 
-/// Reduction of `input` over its last dim with the binary op `Combiner`
-/// (generic or linalg.reduce), keepdim or not; returns the reduced value's
-/// producer input, or null.
+/// When `reduced` is a reduction over the last dim (a generic or
+/// linalg.reduce, keepdim or not) combining with one of `Combiners`, the
+/// tensor it reduces; else null.
 template <typename... Combiners>
 Value reducedInput(Value reduced) {
   if (auto expand = reduced.getDefiningOp<tensor::ExpandShapeOp>())
@@ -340,6 +339,26 @@ FailureOr<AttentionMatch> matchAttention(linalg::BatchMatmulOp pv,
   return m;
 }
 
+/// What seqpar.attention's verifier would refuse, checked before the op is
+/// built (Debian's MLIR has no assertions); empty when fine.
+std::string checkOperands(RankedTensorType q, RankedTensorType k, Value value,
+                          Value mask) {
+  if (k != value.getType() || k.getRank() != 4 || q.getRank() != 4 ||
+      k.getElementType() != q.getElementType() ||
+      k.getDimSize(0) != q.getDimSize(0) || k.getDimSize(3) != q.getDimSize(3) ||
+      q.getDimSize(1) % k.getDimSize(1) != 0)
+    return "Q, K and V do not have attention's shapes";
+  if (!mask)
+    return "";
+  auto m = cast<RankedTensorType>(mask.getType());
+  int64_t full[] = {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
+                    k.getDimSize(2)};
+  bool ok = m.getRank() == 4 && m.getElementType() == q.getElementType();
+  for (int64_t d = 0; ok && d < 4; ++d)
+    ok = m.getDimSize(d) == 1 || m.getDimSize(d) == full[d];
+  return ok ? "" : "the mask does not broadcast to [b, a, s, t]";
+}
+
 struct RaiseAttentionPass
     : public mlir::seqpar::impl::RaiseAttentionBase<RaiseAttentionPass> {
   void runOnOperation() override;
@@ -368,31 +387,30 @@ void RaiseAttentionPass::runOnOperation() {
     }
     b.setInsertionPoint(pv);
     Location loc = pv.getLoc();
+    // K^T that is not a transpose of K is transposed back; check the types
+    // first so a refusal leaves the IR untouched.
+    auto keyType = cast<RankedTensorType>(m->key.getType());
+    if (keyTransposed)
+      keyType = keyType.clone({keyType.getDimSize(0), keyType.getDimSize(1),
+                               keyType.getDimSize(3), keyType.getDimSize(2)});
+    auto qType = cast<RankedTensorType>(m->query.getType());
+    if (std::string bad =
+            checkOperands(qType, keyType, m->value, m->mask);
+        !bad.empty()) {
+      emitRemark(loc) << "attention not raised: " << bad;
+      continue;
+    }
     Value key = m->key;
     if (keyTransposed) {
-      auto kt = cast<RankedTensorType>(key.getType());
-      SmallVector<int64_t> shape = {kt.getDimSize(0), kt.getDimSize(1),
-                                    kt.getDimSize(3), kt.getDimSize(2)};
-      Value init = tensor::EmptyOp::create(b, loc, shape, kt.getElementType());
+      Value init = tensor::EmptyOp::create(b, loc, keyType.getShape(),
+                                           keyType.getElementType());
       key = linalg::TransposeOp::create(b, loc, key, init,
                                         ArrayRef<int64_t>{0, 1, 3, 2})
                 .getResult()[0];
-      key = beforeRepeat(key);
-    }
-    auto qType = cast<RankedTensorType>(m->query.getType());
-    if (key.getType() != m->value.getType()) {
-      emitRemark(loc) << "attention not raised: K " << key.getType()
-                      << " and V " << m->value.getType() << " differ";
-      continue;
     }
     auto attention = AttentionOp::create(
         b, loc, qType, m->query, key, m->value, m->mask,
         b.getF32FloatAttr(static_cast<float>(m->scale)), /*causal=*/nullptr);
-    if (failed(mlir::verify(attention))) {
-      // The verifier said why (e.g. a mask that does not broadcast).
-      attention.erase();
-      continue;
-    }
     Value flat = tensor::CollapseShapeOp::create(
         b, loc, pv.getResult(0).getType(), attention.getResult(),
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
