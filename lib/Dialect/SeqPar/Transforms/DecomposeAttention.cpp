@@ -62,12 +62,11 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
     AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
 
     // scores[b, h, i, j] = sum_e q[b, h, i, e] * k[b, h / r, j, e]
-    Value scores = contract(
-        rewriter, loc, op.getQuery(), op.getKey(),
-        zeros(rewriter, loc, {b, a, s, t}, elem),
-        AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
-        AffineMap::get(5, 0, {d0, kvHead, d3, d4}, ctx),
-        AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+    Value scores = contract(rewriter, loc, op.getQuery(), op.getKey(),
+                            zeros(rewriter, loc, {b, a, s, t}, elem),
+                            AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
+                            AffineMap::get(5, 0, {d0, kvHead, d3, d4}, ctx),
+                            AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
 
     // logits = scale * scores (+ mask) (causal: -inf where j > i)
     AffineMap identity = AffineMap::getMultiDimIdentityMap(4, ctx);
@@ -86,8 +85,8 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
       maps.push_back(AffineMap::get(4, 0, exprs, ctx));
     }
     maps.push_back(identity);
-    Value logitsInit = tensor::EmptyOp::create(rewriter, loc,
-                                               ArrayRef<int64_t>{b, a, s, t}, elem);
+    Value logitsInit = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{b, a, s, t}, elem);
     float scale = op.getScale().convertToFloat();
     bool causal = op.getCausal();
     Value logits =
@@ -116,26 +115,26 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
             })
             .getResult(0);
 
-    Value probsInit = tensor::EmptyOp::create(rewriter, loc,
-                                              ArrayRef<int64_t>{b, a, s, t}, elem);
+    Value probsInit = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{b, a, s, t}, elem);
     Value probs = linalg::SoftmaxOp::create(rewriter, loc, probsInit.getType(),
                                             logits, probsInit, /*dimension=*/3)
                       .getResult()[0];
 
     // out[b, h, i, e] = sum_j p[b, h, i, j] * v[b, h / r, j, e]
-    Value out = contract(
-        rewriter, loc, probs, op.getValue(),
-        zeros(rewriter, loc, {b, a, s, d}, elem),
-        AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
-        AffineMap::get(5, 0, {d0, kvHead, d4, d3}, ctx),
-        AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+    Value out = contract(rewriter, loc, probs, op.getValue(),
+                         zeros(rewriter, loc, {b, a, s, d}, elem),
+                         AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
+                         AffineMap::get(5, 0, {d0, kvHead, d4, d3}, ctx),
+                         AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
     rewriter.replaceOp(op, out);
     return success();
   }
 };
 
 struct DecomposeAttentionPass
-    : public mlir::seqpar::impl::DecomposeAttentionBase<DecomposeAttentionPass> {
+    : public mlir::seqpar::impl::DecomposeAttentionBase<
+          DecomposeAttentionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttentionPattern>(&getContext());

@@ -93,7 +93,8 @@ Value TensorParallelRewriter::rebuild(OpBuilder &b, Value global,
   DenseElementsAttr dense;
   matchPattern(def, m_Constant(&dense));
   return arith::ConstantOp::create(
-      b, loc, type, DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+      b, loc, type,
+      DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
 }
 
 Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
@@ -101,10 +102,9 @@ Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
   if (!rank) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&func.getBody().front());
-    rank = shard::ProcessMultiIndexOp::create(b, func.getLoc(),
-                                              TypeRange{b.getIndexType()},
-                                              grid.getValue(),
-                                              ArrayRef<int16_t>{axis})
+    rank = shard::ProcessMultiIndexOp::create(
+               b, func.getLoc(), TypeRange{b.getIndexType()}, grid.getValue(),
+               ArrayRef<int16_t>{axis})
                .getResult()[0];
   }
   // A grouped dim (outer > 1) is viewed as [outer, extent * inner] so the
@@ -132,15 +132,15 @@ Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
   Value chunk = arith::ConstantIndexOp::create(b, loc, localShape[dim]);
   SmallVector<OpFoldResult> offsets(sourceType.getRank(), b.getIndexAttr(0));
   offsets[dim] = arith::MulIOp::create(b, loc, rank, chunk).getResult();
-  SmallVector<OpFoldResult> sizes, strides(sourceType.getRank(),
-                                           b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes,
+      strides(sourceType.getRank(), b.getIndexAttr(1));
   for (int64_t size : localShape)
     sizes.push_back(b.getIndexAttr(size));
   Value local = tensor::ExtractSliceOp::create(
       b, loc, sourceType.clone(localShape), source, offsets, sizes, strides);
   if (s.outer > 1)
-    local = tensor::CollapseShapeOp::create(b, loc, localType(global, s),
-                                            local, groups);
+    local = tensor::CollapseShapeOp::create(b, loc, localType(global, s), local,
+                                            groups);
   return local;
 }
 
@@ -198,7 +198,8 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
     b.setInsertionPoint(&op);
     for (OpOperand &operand : op.getOpOperands()) {
       if (auto it = rebuilt.find(&operand); it != rebuilt.end())
-        operand.set(rebuild(b, operand.get(), localType(operand.get(), it->second)));
+        operand.set(
+            rebuild(b, operand.get(), localType(operand.get(), it->second)));
       else if (auto it = sliced.find(&operand); it != sliced.end())
         operand.set(sliceLocally(b, operand.get(), it->second));
     }
@@ -324,8 +325,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
         }))
       continue;
     TPPlanFailure reported;
-    std::optional<TPBlockPlan> plan = planBlock(func, numRanks, claimed, seeds,
-                                                reported);
+    std::optional<TPBlockPlan> plan =
+        planBlock(func, numRanks, claimed, seeds, reported);
     // GQA with fewer KV heads than ranks (a_kv < t): the KV projections stay
     // replicated and attention reads its ranks' KV heads by local slices.
     // (MQA: a K/V of one head is never split into heads, so the failure is
@@ -353,9 +354,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
           << (seeds.size() > 1 ? llvm::Twine(seeds.size()) +
                                      " linears reading this activation"
                                : llvm::Twine("linear"))
-          << " left replicated: '"
-          << reported.op->getName().getStringRef() << "' at "
-          << reported.op->getLoc() << " " << reported.reason;
+          << " left replicated: '" << reported.op->getName().getStringRef()
+          << "' at " << reported.op->getLoc() << " " << reported.reason;
       replicated += seeds.size();
       continue;
     }
@@ -375,7 +375,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
       merged.values.insert({value, s});
     }
     merged.ops.insert(plan->ops.begin(), plan->ops.end());
-    merged.rowParallel.insert(plan->rowParallel.begin(), plan->rowParallel.end());
+    merged.rowParallel.insert(plan->rowParallel.begin(),
+                              plan->rowParallel.end());
     llvm::append_range(merged.rebuild, plan->rebuild);
     llvm::append_range(merged.slice, plan->slice);
   }
@@ -393,11 +394,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   func.setType(FunctionType::get(func.getContext(),
                                  func.getBody().getArgumentTypes(),
                                  func.getResultTypes()));
-  emitRemark(func.getLoc()) << "tensor parallelism (tp=" << numRanks
-                            << "): " << blocks << " blocks, " << columns
-                            << " column-parallel and " << rows
-                            << " row-parallel linears, " << replicated
-                            << " linears left replicated";
+  emitRemark(func.getLoc())
+      << "tensor parallelism (tp=" << numRanks << "): " << blocks << " blocks, "
+      << columns << " column-parallel and " << rows << " row-parallel linears, "
+      << replicated << " linears left replicated";
   numBlocks += blocks;
   numColumnParallel += columns;
   numRowParallel += rows;

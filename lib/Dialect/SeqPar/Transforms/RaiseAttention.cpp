@@ -114,8 +114,7 @@ Value yielded(linalg::GenericOp g) {
 /// When `reduced` is a reduction over the last dim (a generic or
 /// linalg.reduce, keepdim or not) combining with one of `Combiners`, the
 /// tensor it reduces; else null.
-template <typename... Combiners>
-Value reducedInput(Value reduced) {
+template <typename... Combiners> Value reducedInput(Value reduced) {
   if (auto expand = reduced.getDefiningOp<tensor::ExpandShapeOp>())
     reduced = expand.getSrc(); // keepdim written as an expand of [.., 1]
   Operation *def = reduced.getDefiningOp();
@@ -204,8 +203,7 @@ Value softmaxInput(Value p) {
   if (!sub)
     return nullptr;
   auto [logits, max] = *sub;
-  Value maxInput =
-      reducedInput<arith::MaximumFOp, arith::MaxNumFOp>(max);
+  Value maxInput = reducedInput<arith::MaximumFOp, arith::MaxNumFOp>(max);
   return maxInput == logits ? logits : nullptr;
 }
 
@@ -243,9 +241,8 @@ Value peelScaleAndMask(Value logits, AttentionMatch &m, std::string &why) {
       scaledLater |= !m.mask;
       double k = *c;
       m.scale *= isa<arith::MulFOp>(op) ? k : 1.0 / k;
-    } else if (isa<arith::AddFOp>(op) && g.getNumDpsInputs() == 2 &&
-               !m.mask && lhs == body->getArgument(0) &&
-               rhs == body->getArgument(1)) {
+    } else if (isa<arith::AddFOp>(op) && g.getNumDpsInputs() == 2 && !m.mask &&
+               lhs == body->getArgument(0) && rhs == body->getArgument(1)) {
       if (scaledLater) {
         why = "the mask is added before the scale";
         return nullptr;
@@ -280,18 +277,19 @@ bool hasBatchMatmulMaps(linalg::BatchMatmulOp op, bool transposedB) {
   MLIRContext *ctx = op.getContext();
   AffineExpr b, i, j, k;
   bindDims(ctx, b, i, j, k);
-  SmallVector<AffineMap> want = {
-      AffineMap::get(4, 0, {b, i, k}, ctx),
-      transposedB ? AffineMap::get(4, 0, {b, j, k}, ctx)
-                  : AffineMap::get(4, 0, {b, k, j}, ctx),
-      AffineMap::get(4, 0, {b, i, j}, ctx)};
+  SmallVector<AffineMap> want = {AffineMap::get(4, 0, {b, i, k}, ctx),
+                                 transposedB
+                                     ? AffineMap::get(4, 0, {b, j, k}, ctx)
+                                     : AffineMap::get(4, 0, {b, k, j}, ctx),
+                                 AffineMap::get(4, 0, {b, i, j}, ctx)};
   return op.getIndexingMapsArray() == want;
 }
 
 /// Matches the attention whose P.V product is `pv`; `keyTransposed` tells
 /// that `m.key` is K^T [b, a, d, t].
 FailureOr<AttentionMatch> matchAttention(linalg::BatchMatmulOp pv,
-                                         bool &keyTransposed, std::string &why) {
+                                         bool &keyTransposed,
+                                         std::string &why) {
   AttentionMatch m;
   auto fail = [&](const char *reason) -> FailureOr<AttentionMatch> {
     why = reason;
@@ -345,7 +343,8 @@ std::string checkOperands(RankedTensorType q, RankedTensorType k, Value value,
                           Value mask) {
   if (k != value.getType() || k.getRank() != 4 || q.getRank() != 4 ||
       k.getElementType() != q.getElementType() ||
-      k.getDimSize(0) != q.getDimSize(0) || k.getDimSize(3) != q.getDimSize(3) ||
+      k.getDimSize(0) != q.getDimSize(0) ||
+      k.getDimSize(3) != q.getDimSize(3) ||
       q.getDimSize(1) % k.getDimSize(1) != 0)
     return "Q, K and V do not have attention's shapes";
   if (!mask)
@@ -394,8 +393,7 @@ void RaiseAttentionPass::runOnOperation() {
       keyType = keyType.clone({keyType.getDimSize(0), keyType.getDimSize(1),
                                keyType.getDimSize(3), keyType.getDimSize(2)});
     auto qType = cast<RankedTensorType>(m->query.getType());
-    if (std::string bad =
-            checkOperands(qType, keyType, m->value, m->mask);
+    if (std::string bad = checkOperands(qType, keyType, m->value, m->mask);
         !bad.empty()) {
       emitRemark(loc) << "attention not raised: " << bad;
       continue;

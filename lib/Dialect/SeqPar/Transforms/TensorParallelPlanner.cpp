@@ -34,14 +34,14 @@ static bool isShapeOnly(Value v) {
 BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
   while (true) {
     if (auto arg = dyn_cast<BlockArgument>(value))
-      return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? arg
-                                                             : nullptr;
+      return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? arg : nullptr;
     Operation *def = value.getDefiningOp();
     if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(def))
       value = transpose.getInput();
     else if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(def))
       value = broadcast.getInput();
-    else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+    else if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+                 def))
       value = def->getOperand(0);
     else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
              generic && (linalg::isaBroadcastOpInterface(generic) ||
@@ -121,16 +121,15 @@ LogicalResult TensorParallelPlanner::split(Value value, TPSplit s,
   return success();
 }
 
-LogicalResult TensorParallelPlanner::readSplit(OpOperand &operand,
-                                               TPSplit s) {
+LogicalResult TensorParallelPlanner::readSplit(OpOperand &operand, TPSplit s) {
   Value v = operand.get();
   auto it = result.values.find(v);
   if (it != result.values.end()) {
     if (it->second == s)
       return success();
-    return fail(operand.getOwner(), "reads operand " +
-                                        llvm::Twine(operand.getOperandNumber()) +
-                                        " split in a different way");
+    return fail(operand.getOwner(),
+                "reads operand " + llvm::Twine(operand.getOperandNumber()) +
+                    " split in a different way");
   }
   // Weights (through their transposes/broadcasts) are split at the source,
   // so each rank stores only its part.
@@ -154,7 +153,8 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
     if (!dimExpr)
       return fail(op, "indexes the split dim with a non-trivial map");
     LoopSplit ls{dimExpr.getPosition(), s.outer, s.inner};
-    if (loopSplit && (loopSplit->loop != ls.loop || loopSplit->outer != ls.outer))
+    if (loopSplit &&
+        (loopSplit->loop != ls.loop || loopSplit->outer != ls.outer))
       return fail(op, "has operands split along different loops");
     loopSplit = ls;
     return success();
@@ -185,7 +185,8 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
                        loopSplit->inner};
     return std::nullopt;
   };
-  bool reduction = op.getIteratorTypesArray()[loop] == utils::IteratorType::reduction;
+  bool reduction =
+      op.getIteratorTypesArray()[loop] == utils::IteratorType::reduction;
   if (reduction) {
     // A row-parallel linear: each rank contracts its part of the split dim,
     // leaving partial sums of the full output.
@@ -247,9 +248,9 @@ FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
         (void)fail(op,
                    "splits " + llvm::Twine(extent) + " features into " +
                        llvm::Twine(rest) + " heads of " +
-                       llvm::Twine(extent / rest) + ", and tp=" +
-                       llvm::Twine(numRanks) + " does not divide " +
-                       llvm::Twine(rest) + " heads",
+                       llvm::Twine(extent / rest) +
+                       ", and tp=" + llvm::Twine(numRanks) +
+                       " does not divide " + llvm::Twine(rest) + " heads",
                    /*divisibility=*/true);
         return failure();
       }
@@ -261,9 +262,10 @@ FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
   return failure();
 }
 
-TPSplit TensorParallelPlanner::collapseSplit(
-    RankedTensorType expanded, ArrayRef<ReassociationIndices> groups,
-    TPSplit s) {
+TPSplit
+TensorParallelPlanner::collapseSplit(RankedTensorType expanded,
+                                     ArrayRef<ReassociationIndices> groups,
+                                     TPSplit s) {
   for (auto [newDim, group] : llvm::enumerate(groups)) {
     if (!llvm::is_contained(group, s.dim))
       continue;
@@ -307,7 +309,8 @@ TensorParallelPlanner::visitReshape(Operation *op, Value expanded,
 LogicalResult TensorParallelPlanner::visitSlice(tensor::ExtractSliceOp op,
                                                 TPSplit s) {
   if (!op.hasUnitStride() || !op.getOffsets().empty() || !op.getSizes().empty())
-    return fail(op, "slices with dynamic offsets or sizes, or non-unit strides");
+    return fail(op,
+                "slices with dynamic offsets or sizes, or non-unit strides");
   int64_t size = dimSize(op.getSource(), s.dim);
   int64_t block = size / s.outer; // one group: extent * inner elements
   int64_t offset = op.getStaticOffsets()[s.dim];
@@ -366,7 +369,8 @@ LogicalResult TensorParallelPlanner::visitConcat(tensor::ConcatOp op) {
   return split(op.getResult(), *s, op);
 }
 
-LogicalResult TensorParallelPlanner::visitInsertSlice(tensor::InsertSliceOp op) {
+LogicalResult
+TensorParallelPlanner::visitInsertSlice(tensor::InsertSliceOp op) {
   std::optional<TPSplit> s;
   for (Value v : {op.getSource(), op.getDest(), op.getResult()})
     if (auto it = result.values.find(v); it != result.values.end())
@@ -410,8 +414,7 @@ LogicalResult TensorParallelPlanner::visit(Operation *op) {
   if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
       isa<RankedTensorType>(op->getResult(0).getType()))
     return sameDims(op, op->getNumOperands());
-  return fail(op, "a split value reaches '" +
-                      op->getName().getStringRef() +
+  return fail(op, "a split value reaches '" + op->getName().getStringRef() +
                       "', which the planner does not handle");
 }
 
@@ -424,21 +427,19 @@ TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
   pendingReads.clear();
   for (linalg::LinalgOp seed : seeds) {
     unsigned featureLoop;
-    if (!getLinearWeight(seed, featureLoop))
-      {
+    if (!getLinearWeight(seed, featureLoop)) {
       (void)fail(seed, "is not a linear with a weight argument");
       return failure();
     }
     AffineMap outMap = seed.getIndexingMapsArray().back();
-    std::optional<unsigned> pos =
-        outMap.getResultPosition(getAffineDimExpr(featureLoop, seed.getContext()));
-    if (!pos)
-      {
+    std::optional<unsigned> pos = outMap.getResultPosition(
+        getAffineDimExpr(featureLoop, seed.getContext()));
+    if (!pos) {
       (void)fail(seed, "has no output-feature dim");
       return failure();
     }
-    if (failed(split(seed->getResult(0), {static_cast<int64_t>(*pos), groups, 1},
-                     seed)))
+    if (failed(split(seed->getResult(0),
+                     {static_cast<int64_t>(*pos), groups, 1}, seed)))
       return failure();
     worklist.push_back(seed);
   }
@@ -451,7 +452,8 @@ TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
     auto it = result.values.find(operand->get());
     if (it != result.values.end()) {
       if (!(it->second == s)) {
-        (void)fail(operand->getOwner(), "reads a value split in a different way");
+        (void)fail(operand->getOwner(),
+                   "reads a value split in a different way");
         return failure();
       }
       continue;

@@ -1,4 +1,5 @@
-//===- TensorParallelPlanner.h - Megatron blocks in unsharded IR -*- C++ -*-===//
+//===- TensorParallelPlanner.h - Megatron blocks in unsharded IR -*- C++
+//-*-===//
 //
 // Finds how one Megatron block (attention or MLP) of an unsharded graph is cut
 // for tensor parallelism: starting from its column-parallel linears, the
