@@ -12,10 +12,12 @@
 //        taken before the repeat.
 // Only the P.V product is replaced; what fed it becomes dead unless used
 // elsewhere (canonicalize removes it). Anything else is left as it was, with
-// a remark at the P.V matmul saying which step failed. The mask is kept as
-// an additive operand (causality is not yet derived from it).
+// a remark at the P.V matmul saying which step failed. A mask proven causal
+// (CausalMask.h) becomes the causal flag; any other stays an operand.
 //
 //===----------------------------------------------------------------------===//
+
+#include "CausalMask.h"
 
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -406,9 +408,14 @@ void RaiseAttentionPass::runOnOperation() {
                                         ArrayRef<int64_t>{0, 1, 3, 2})
                 .getResult()[0];
     }
+    // A mask proven to be the causal mask becomes the causal flag, which
+    // context parallelism needs for load balancing (zigzag).
+    bool causal = m->mask && qType.getDimSize(2) == keyType.getDimSize(2) &&
+                  isCausalMask(m->mask);
     auto attention = AttentionOp::create(
-        b, loc, qType, m->query, key, m->value, m->mask,
-        b.getF32FloatAttr(static_cast<float>(m->scale)), /*causal=*/nullptr);
+        b, loc, qType, m->query, key, m->value, causal ? Value() : m->mask,
+        b.getF32FloatAttr(static_cast<float>(m->scale)),
+        causal ? b.getUnitAttr() : nullptr);
     Value flat = tensor::CollapseShapeOp::create(
         b, loc, pv.getResult(0).getType(), attention.getResult(),
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});

@@ -254,8 +254,9 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     additive mask read through a broadcasting map. K/V repeated for GQA
     (broadcast to [b, a_kv, r, t, d] + collapse) are taken before the
     repeat, so the op sees a_kv heads. The P.V result becomes a collapse of
-    `seqpar.attention`'s result; the rest becomes dead. The mask stays an
-    operand (causality is not yet derived from it). Attention that does not
+    `seqpar.attention`'s result; the rest becomes dead. A mask proven to be
+    the causal mask (evaluated symbolically in its coordinates) becomes the
+    `causal` flag; any other stays an operand. Attention that does not
     match stays as it was, with a remark naming the step that failed.
   }];
   let statistics = [
