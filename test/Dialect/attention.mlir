@@ -51,3 +51,33 @@ func.func @rank3(%q: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
       : tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32> -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @ring_step
+// CHECK: seqpar.attention_block %{{.*}}, %{{.*}}, %{{.*}} positions(%{{.*}}, %{{.*}}) {causal, scale = 1.250000e-01 : f32}
+// CHECK: seqpar.attention_merge(%{{.*}}, %{{.*}}), (%{{.*}}, %{{.*}}) : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+func.func @ring_step(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %qp: tensor<8xindex>, %kp: tensor<8xindex>,
+                     %o: tensor<1x4x8x16xf32>, %l: tensor<1x4x8xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8xf32>) {
+  %ob, %lb = seqpar.attention_block %q, %k, %k positions(%qp, %kp) {causal, scale = 0.125 : f32}
+      : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+  %om, %lm = seqpar.attention_merge (%o, %l), (%ob, %lb) : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+  return %om, %lm : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+}
+
+// -----
+
+func.func @block_bad_positions(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x6x16xf32>, %qp: tensor<8xindex>, %kp: tensor<8xindex>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{kv_positions must be tensor<6xindex>, got 'tensor<8xindex>'}}
+  %ob, %lb = seqpar.attention_block %q, %k, %k positions(%qp, %kp) {scale = 0.125 : f32}
+      : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32>, tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+  return %ob : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+func.func @merge_bad_lse(%o: tensor<1x4x8x16xf32>, %l: tensor<1x4x16xf32>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{lse must be f32 [b, a, s] of out, got 'tensor<1x4x16xf32>'}}
+  %om, %lm = seqpar.attention_merge (%o, %l), (%o, %l) : tensor<1x4x8x16xf32>, tensor<1x4x16xf32>
+  return %om : tensor<1x4x8x16xf32>
+}

@@ -32,20 +32,27 @@ LogicalResult DropoutOp::verify() {
                            << " dims, expected " << type.getRank();
     for (auto [dim, size] : llvm::enumerate(*global))
       if (size < type.getDimSize(dim))
-        return emitOpError() << "global_shape dim " << dim << " (" << size
-                             << ") is smaller than the local size "
-                             << type.getDimSize(dim);
+        return emitOpError()
+               << "global_shape dim " << dim << " (" << size
+               << ") is smaller than the local size " << type.getDimSize(dim);
   }
   return success();
 }
 
-LogicalResult AttentionOp::verify() {
-  auto q = cast<RankedTensorType>(getQuery().getType());
-  auto k = cast<RankedTensorType>(getKey().getType());
-  auto v = cast<RankedTensorType>(getValue().getType());
-  auto out = cast<RankedTensorType>(getResult().getType());
+/// Checks query/key/value/result of an attention op ([b, a, s, d],
+/// [b, a_kv, s_kv, d] twice, result = query's type).
+static LogicalResult verifyAttentionOperands(Operation *op, Value query,
+                                             Value key, Value value,
+                                             Value result) {
+  auto emitOpError = [&]() { return op->emitOpError(); };
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
+  auto v = cast<RankedTensorType>(value.getType());
+  auto out = cast<RankedTensorType>(result.getType());
   for (auto [name, type] : {std::pair<StringRef, RankedTensorType>{"query", q},
-                            {"key", k}, {"value", v}, {"result", out}}) {
+                            {"key", k},
+                            {"value", v},
+                            {"result", out}}) {
     if (type.getRank() != 4 || !type.hasStaticShape())
       return emitOpError() << name << " must be a static rank-4 tensor "
                            << "[b, heads, seq, head_dim], got " << type;
@@ -66,6 +73,16 @@ LogicalResult AttentionOp::verify() {
   if (kvHeads < 1 || heads % kvHeads != 0)
     return emitOpError() << "key/value heads (" << kvHeads
                          << ") must divide query heads (" << heads << ")";
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
+                                     getResult())))
+    return failure();
+  auto q = cast<RankedTensorType>(getQuery().getType());
+  auto k = cast<RankedTensorType>(getKey().getType());
+  int64_t heads = q.getDimSize(1);
   if (getCausal() && q.getDimSize(2) != k.getDimSize(2))
     return emitOpError() << "causal attention needs as many keys ("
                          << k.getDimSize(2) << ") as queries ("
@@ -77,10 +94,54 @@ LogicalResult AttentionOp::verify() {
     for (int64_t d = 0; ok && d < 4; ++d)
       ok = m.getDimSize(d) == 1 || m.getDimSize(d) == full[d];
     if (!ok)
-      return emitOpError() << "mask " << m << " must broadcast to ["
-                           << full[0] << ", " << full[1] << ", " << full[2]
-                           << ", " << full[3] << "] of " << q.getElementType();
+      return emitOpError() << "mask " << m << " must broadcast to [" << full[0]
+                           << ", " << full[1] << ", " << full[2] << ", "
+                           << full[3] << "] of " << q.getElementType();
   }
+  return success();
+}
+
+/// f32 [b, a, s] for a query [b, a, s, d].
+static bool isLseTypeOf(Type lse, RankedTensorType out) {
+  auto t = dyn_cast<RankedTensorType>(lse);
+  return t && t.getElementType().isF32() && t.getRank() == 3 &&
+         t.getShape() == out.getShape().drop_back();
+}
+
+LogicalResult AttentionBlockOp::verify() {
+  if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
+                                     getOut())))
+    return failure();
+  auto q = cast<RankedTensorType>(getQuery().getType());
+  auto k = cast<RankedTensorType>(getKey().getType());
+  if (!q.getElementType().isF32())
+    return emitOpError() << "is f32 only for now, got " << q;
+  auto checkPositions = [&](Value positions, int64_t size,
+                            StringRef name) -> LogicalResult {
+    auto t = dyn_cast<RankedTensorType>(positions.getType());
+    if (!t || t.getRank() != 1 || !t.getElementType().isIndex() ||
+        t.getDimSize(0) != size)
+      return emitOpError() << name << " must be tensor<" << size
+                           << "xindex>, got " << positions.getType();
+    return success();
+  };
+  if (failed(checkPositions(getQPositions(), q.getDimSize(2), "q_positions")) ||
+      failed(checkPositions(getKvPositions(), k.getDimSize(2), "kv_positions")))
+    return failure();
+  if (!isLseTypeOf(getLse().getType(), q))
+    return emitOpError() << "lse must be f32 [b, a, s] of the query, got "
+                         << getLse().getType();
+  return success();
+}
+
+LogicalResult AttentionMergeOp::verify() {
+  auto out = dyn_cast<RankedTensorType>(getOutA().getType());
+  if (!out || out.getRank() != 4 || !out.getElementType().isF32())
+    return emitOpError() << "out must be f32 [b, a, s, d], got "
+                         << getOutA().getType();
+  if (!isLseTypeOf(getLseA().getType(), out))
+    return emitOpError() << "lse must be f32 [b, a, s] of out, got "
+                         << getLseA().getType();
   return success();
 }
 

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
@@ -44,6 +45,45 @@ Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
       .getResult(0);
 }
 
+/// scores[b, h, i, j] = sum_e q[b, h, i, e] * k[b, h / r, j, e], r = a / a_kv
+/// (K/V heads are read, never repeated).
+Value queryKeyScores(OpBuilder &b, Location loc, Value query, Value key) {
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
+  MLIRContext *ctx = b.getContext();
+  int64_t group = q.getDimSize(1) / k.getDimSize(1);
+  AffineExpr d0, d1, d2, d3, d4;
+  bindDims(ctx, d0, d1, d2, d3, d4);
+  AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
+  return contract(b, loc, query, key,
+                  zeros(b, loc,
+                        {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
+                         k.getDimSize(2)},
+                        q.getElementType()),
+                  AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
+                  AffineMap::get(5, 0, {d0, kvHead, d3, d4}, ctx),
+                  AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+}
+
+/// out[b, h, i, e] = sum_j p[b, h, i, j] * v[b, h / r, j, e].
+Value probsTimesValue(OpBuilder &b, Location loc, Value probs, Value value) {
+  auto p = cast<RankedTensorType>(probs.getType());
+  auto v = cast<RankedTensorType>(value.getType());
+  MLIRContext *ctx = b.getContext();
+  int64_t group = p.getDimSize(1) / v.getDimSize(1);
+  AffineExpr d0, d1, d2, d3, d4;
+  bindDims(ctx, d0, d1, d2, d3, d4);
+  AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
+  return contract(b, loc, probs, value,
+                  zeros(b, loc,
+                        {p.getDimSize(0), p.getDimSize(1), p.getDimSize(2),
+                         v.getDimSize(3)},
+                        p.getElementType()),
+                  AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
+                  AffineMap::get(5, 0, {d0, kvHead, d4, d3}, ctx),
+                  AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+}
+
 struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -55,18 +95,8 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
     auto k = cast<RankedTensorType>(op.getKey().getType());
     Type elem = q.getElementType();
     int64_t b = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
-            d = q.getDimSize(3), t = k.getDimSize(2);
-    int64_t group = a / k.getDimSize(1); // query heads per KV head
-    AffineExpr d0, d1, d2, d3, d4;
-    bindDims(ctx, d0, d1, d2, d3, d4);
-    AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
-
-    // scores[b, h, i, j] = sum_e q[b, h, i, e] * k[b, h / r, j, e]
-    Value scores = contract(rewriter, loc, op.getQuery(), op.getKey(),
-                            zeros(rewriter, loc, {b, a, s, t}, elem),
-                            AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
-                            AffineMap::get(5, 0, {d0, kvHead, d3, d4}, ctx),
-                            AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+            t = k.getDimSize(2);
+    Value scores = queryKeyScores(rewriter, loc, op.getQuery(), op.getKey());
 
     // logits = scale * scores (+ mask) (causal: -inf where j > i)
     AffineMap identity = AffineMap::getMultiDimIdentityMap(4, ctx);
@@ -121,13 +151,190 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
                                             logits, probsInit, /*dimension=*/3)
                       .getResult()[0];
 
-    // out[b, h, i, e] = sum_j p[b, h, i, j] * v[b, h / r, j, e]
-    Value out = contract(rewriter, loc, probs, op.getValue(),
-                         zeros(rewriter, loc, {b, a, s, d}, elem),
-                         AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
-                         AffineMap::get(5, 0, {d0, kvHead, d4, d3}, ctx),
-                         AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+    Value out = probsTimesValue(rewriter, loc, probs, op.getValue());
     rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// A generic over `init`'s shape (all parallel, or with the last loop a
+/// reduction when `reduceLast`) reading `inputs` through `maps`.
+Value generic(OpBuilder &b, Location loc, ValueRange inputs,
+              ArrayRef<AffineMap> maps, Value init, unsigned loops,
+              bool reduceLast,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  if (reduceLast)
+    iterators.back() = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
+             })
+      .getResult(0);
+}
+
+Value f32Constant(OpBuilder &b, Location loc, double value) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+}
+
+Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+             double value) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, b.getF32Type());
+  return linalg::FillOp::create(b, loc, f32Constant(b, loc, value), empty)
+      .getResult(0);
+}
+
+/// One ring step: out and lse of the query block against one K/V block.
+struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionBlockOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto q = cast<RankedTensorType>(op.getQuery().getType());
+    auto k = cast<RankedTensorType>(op.getKey().getType());
+    int64_t b = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
+            t = k.getDimSize(2);
+    const double inf = std::numeric_limits<double>::infinity();
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+    Type f32 = rewriter.getF32Type();
+    Value scores = queryKeyScores(rewriter, loc, op.getQuery(), op.getKey());
+    AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+    AffineMap row4 = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
+    float scale = op.getScale().convertToFloat();
+    bool causal = op.getCausal();
+    // logits = scale * scores, -inf where a key is after the query.
+    Value logits = generic(
+        rewriter, loc, {scores, op.getQPositions(), op.getKvPositions()},
+        {id4, AffineMap::get(4, 0, {d2}, ctx), AffineMap::get(4, 0, {d3}, ctx),
+         id4},
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
+                                f32),
+        4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value l =
+              arith::MulFOp::create(nb, nl, x[0], f32Constant(nb, nl, scale));
+          if (!causal)
+            return l;
+          Value visible = arith::CmpIOp::create(
+              nb, nl, arith::CmpIPredicate::ule, x[2], x[1]);
+          return arith::SelectOp::create(nb, nl, visible, l,
+                                         f32Constant(nb, nl, -inf));
+        });
+    // Row max; a fully masked row (max = -inf) is centred at 0, not -inf.
+    Value rowMax =
+        generic(rewriter, loc, {logits}, {id4, row4},
+                filled(rewriter, loc, {b, a, s}, -inf), 4, true,
+                [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                  return arith::MaximumFOp::create(nb, nl, x[0], x[1]);
+                });
+    AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, ctx);
+    Value center = generic(
+        rewriter, loc, {rowMax}, {id3, id3},
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s}, f32),
+        3, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value masked =
+              arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, x[0],
+                                    f32Constant(nb, nl, -inf));
+          return arith::SelectOp::create(nb, nl, masked,
+                                         f32Constant(nb, nl, 0.0), x[0]);
+        });
+    Value exps = generic(
+        rewriter, loc, {logits, center}, {id4, row4, id4},
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
+                                f32),
+        4, false, [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value diff = arith::SubFOp::create(nb, nl, x[0], x[1]);
+          return math::ExpOp::create(nb, nl, diff);
+        });
+    Value sums = generic(rewriter, loc, {exps}, {id4, row4},
+                         filled(rewriter, loc, {b, a, s}, 0.0), 4, true,
+                         [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                           return arith::AddFOp::create(nb, nl, x[0], x[1]);
+                         });
+    // lse = center + log(sum) (-inf for an empty row); p = exp / sum (0).
+    Value lse = generic(
+        rewriter, loc, {center, sums}, {id3, id3, id3},
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s}, f32),
+        3, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value log = math::LogOp::create(nb, nl, x[1]);
+          return arith::AddFOp::create(nb, nl, x[0], log);
+        });
+    Value probs = generic(
+        rewriter, loc, {exps, sums}, {id4, row4, id4},
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
+                                f32),
+        4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                              x[1], f32Constant(nb, nl, 0.0));
+          Value p = arith::DivFOp::create(nb, nl, x[0], x[1]);
+          return arith::SelectOp::create(nb, nl, empty,
+                                         f32Constant(nb, nl, 0.0), p);
+        });
+    Value out = probsTimesValue(rewriter, loc, probs, op.getValue());
+    rewriter.replaceOp(op, {out, lse});
+    return success();
+  }
+};
+
+/// SPEC 3.3's LSE merge of two block results.
+struct DecomposeAttentionMergePattern : OpRewritePattern<AttentionMergeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionMergeOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto outType = cast<RankedTensorType>(op.getOutA().getType());
+    auto lseType = cast<RankedTensorType>(op.getLseA().getType());
+    const double inf = std::numeric_limits<double>::infinity();
+    AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, ctx);
+    AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+    AffineMap row4 =
+        AffineMap::get(4, 0,
+                       {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+                        getAffineDimExpr(2, ctx)},
+                       ctx);
+    Value lse = generic(
+        rewriter, loc, {op.getLseA(), op.getLseB()}, {id3, id3, id3},
+        tensor::EmptyOp::create(rewriter, loc, lseType.getShape(),
+                                lseType.getElementType()),
+        3, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value m = arith::MaximumFOp::create(nb, nl, x[0], x[1]);
+          Value n = arith::MinimumFOp::create(nb, nl, x[0], x[1]);
+          Value gap = arith::SubFOp::create(nb, nl, n, m);
+          Value merged = arith::AddFOp::create(
+              nb, nl, m,
+              math::Log1pOp::create(nb, nl, math::ExpOp::create(nb, nl, gap)));
+          Value none = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                             m, f32Constant(nb, nl, -inf));
+          return arith::SelectOp::create(nb, nl, none, m, merged);
+        });
+    Value out = generic(
+        rewriter, loc,
+        {op.getOutA(), op.getLseA(), op.getOutB(), op.getLseB(), lse},
+        {id4, row4, id4, row4, row4, id4},
+        tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+                                outType.getElementType()),
+        4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          // A block whose lse is -inf weighs 0 (never exp(-inf + inf)).
+          auto weight = [&](Value blockLse) -> Value {
+            Value w = math::ExpOp::create(
+                nb, nl, arith::SubFOp::create(nb, nl, blockLse, x[4]));
+            Value none =
+                arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                      blockLse, f32Constant(nb, nl, -inf));
+            return arith::SelectOp::create(nb, nl, none,
+                                           f32Constant(nb, nl, 0.0), w);
+          };
+          Value ya = arith::MulFOp::create(nb, nl, x[0], weight(x[1]));
+          Value yb = arith::MulFOp::create(nb, nl, x[2], weight(x[3]));
+          return arith::AddFOp::create(nb, nl, ya, yb);
+        });
+    rewriter.replaceOp(op, {out, lse});
     return success();
   }
 };
@@ -137,7 +344,8 @@ struct DecomposeAttentionPass
           DecomposeAttentionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeAttentionPattern>(&getContext());
+    patterns.add<DecomposeAttentionPattern, DecomposeAttentionBlockPattern,
+                 DecomposeAttentionMergePattern>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

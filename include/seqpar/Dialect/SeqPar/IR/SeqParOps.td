@@ -107,6 +107,62 @@ def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure]> {
   let hasVerifier = 1;
 }
 
+def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure]> {
+  let summary = "Attention of a query block against one key/value block, with its LSE";
+  let description = [{
+    One step of ring attention (SPEC section 3.3): the attention of the
+    query block against the key/value block, normalised over this block
+    only, and its log-sum-exp per query row:
+    `lse[b, h, i] = log(sum_j exp(l[b, h, i, j]))`,
+    `out[b, h, i, :] = sum_j exp(l[b, h, i, j] - lse[b, h, i]) * value[b, h / r, j, :]`
+    with `l = scale * query . key` and, when `causal`, `l = -inf` where
+    `kv_positions[j] > q_positions[i]`. Positions are the tokens' global
+    positions (index tensors [s] and [s_kv]), so contiguous and zigzag
+    blocks are both expressed. A fully masked row has lse = -inf and out = 0.
+    `seqpar.attention_merge` combines blocks. Shapes as `seqpar.attention`
+    (f32 only for now); lse is f32 [b, a, s].
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$q_positions,
+    AnyRankedTensor:$kv_positions,
+    F32Attr:$scale,
+    UnitAttr:$causal
+  );
+  let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$lse);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `positions` `(` $q_positions `,` $kv_positions `)`
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
+    type($q_positions) `,` type($kv_positions) `->` type($out) `,` type($lse)
+  }];
+  let hasVerifier = 1;
+}
+
+def SeqPar_AttentionMergeOp : SeqPar_Op<"attention_merge", [Pure,
+    AllTypesMatch<["out_a", "out_b", "out"]>,
+    AllTypesMatch<["lse_a", "lse_b", "lse"]>]> {
+  let summary = "Merge two attention block results by their LSE (f32)";
+  let description = [{
+    SPEC section 3.3's rule, computed in f32: with m = max(lse_a, lse_b) and
+    n = min(lse_a, lse_b), `lse = m + log1p(exp(n - m))` and
+    `out = out_a * exp(lse_a - lse) + out_b * exp(lse_b - lse)`. A row where
+    both are -inf gives lse = -inf and out = 0, never NaN.
+    out: [b, a, s, d]; lse: f32 [b, a, s].
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$out_a, AnyRankedTensor:$lse_a,
+    AnyRankedTensor:$out_b, AnyRankedTensor:$lse_b
+  );
+  let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$lse);
+  let assemblyFormat = [{
+    `(` $out_a `,` $lse_a `)` `,` `(` $out_b `,` $lse_b `)` attr-dict `:`
+    type($out_a) `,` type($lse_a)
+  }];
+  let hasVerifier = 1;
+}
+
 include "seqpar/Dialect/SeqPar/IR/SeqParCollectives.td"
 
 #endif // SEQPAR_OPS_TD

@@ -270,7 +270,7 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
 }
 
 def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
-  let summary = "Lower seqpar.attention to its linalg reference";
+  let summary = "Lower seqpar.attention (and its ring-step ops) to linalg references";
   let description = [{
     Replaces each `seqpar.attention` with its reference decomposition:
     scores = Q.K^T (a `linalg.generic` contraction over the head dim whose
@@ -281,10 +281,15 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     Used by `seqpar-lower-to-llvm` (before aggregate decomposition) so a
     program holding the op runs under seqpar-run; it is the semantics the
     context-parallel strategies are checked against.
+    `seqpar.attention_block` (one ring step: out and LSE of a query block
+    against a K/V block, causal by global positions) and
+    `seqpar.attention_merge` (SPEC 3.3's LSE merge) lower the same way, with
+    fully masked rows giving lse = -inf and out = 0, never NaN.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
     "::mlir::tensor::TensorDialect"
   ];
 }
