@@ -45,43 +45,29 @@ Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
       .getResult(0);
 }
 
-/// scores[b, h, i, j] = sum_e q[b, h, i, e] * k[b, h / r, j, e], r = a / a_kv
-/// (K/V heads are read, never repeated).
-Value queryKeyScores(OpBuilder &b, Location loc, Value query, Value key) {
-  auto q = cast<RankedTensorType>(query.getType());
-  auto k = cast<RankedTensorType>(key.getType());
+/// A contraction of per-head `lhs` [b, a, s, x] with K or V `kv`
+/// [b, a_kv, t, d], reading KV head h / r (r = a / a_kv, never repeated):
+/// with `keys`, scores[b, h, i, j] = sum_e lhs[b, h, i, e] * kv[b, h/r, j, e];
+/// else out[b, h, i, e] = sum_j lhs[b, h, i, j] * kv[b, h/r, j, e].
+Value headContraction(OpBuilder &b, Location loc, Value lhs, Value kv,
+                      bool keys) {
+  auto l = cast<RankedTensorType>(lhs.getType());
+  auto k = cast<RankedTensorType>(kv.getType());
   MLIRContext *ctx = b.getContext();
-  int64_t group = q.getDimSize(1) / k.getDimSize(1);
+  int64_t group = l.getDimSize(1) / k.getDimSize(1);
   AffineExpr d0, d1, d2, d3, d4;
   bindDims(ctx, d0, d1, d2, d3, d4);
   AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
-  return contract(b, loc, query, key,
-                  zeros(b, loc,
-                        {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2),
-                         k.getDimSize(2)},
-                        q.getElementType()),
-                  AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
-                  AffineMap::get(5, 0, {d0, kvHead, d3, d4}, ctx),
-                  AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
-}
-
-/// out[b, h, i, e] = sum_j p[b, h, i, j] * v[b, h / r, j, e].
-Value probsTimesValue(OpBuilder &b, Location loc, Value probs, Value value) {
-  auto p = cast<RankedTensorType>(probs.getType());
-  auto v = cast<RankedTensorType>(value.getType());
-  MLIRContext *ctx = b.getContext();
-  int64_t group = p.getDimSize(1) / v.getDimSize(1);
-  AffineExpr d0, d1, d2, d3, d4;
-  bindDims(ctx, d0, d1, d2, d3, d4);
-  AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
-  return contract(b, loc, probs, value,
-                  zeros(b, loc,
-                        {p.getDimSize(0), p.getDimSize(1), p.getDimSize(2),
-                         v.getDimSize(3)},
-                        p.getElementType()),
-                  AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx),
-                  AffineMap::get(5, 0, {d0, kvHead, d4, d3}, ctx),
-                  AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+  // Loop d3 is the output's last dim, d4 the contracted one.
+  AffineMap kvMap = keys ? AffineMap::get(5, 0, {d0, kvHead, d3, d4}, ctx)
+                         : AffineMap::get(5, 0, {d0, kvHead, d4, d3}, ctx);
+  int64_t last = keys ? k.getDimSize(2) : k.getDimSize(3);
+  return contract(
+      b, loc, lhs, kv,
+      zeros(b, loc, {l.getDimSize(0), l.getDimSize(1), l.getDimSize(2), last},
+            l.getElementType()),
+      AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx), kvMap,
+      AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
 }
 
 struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
@@ -96,7 +82,8 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
     Type elem = q.getElementType();
     int64_t b = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
             t = k.getDimSize(2);
-    Value scores = queryKeyScores(rewriter, loc, op.getQuery(), op.getKey());
+    Value scores = headContraction(rewriter, loc, op.getQuery(), op.getKey(),
+                                   /*keys=*/true);
 
     // logits = scale * scores (+ mask) (causal: -inf where j > i)
     AffineMap identity = AffineMap::getMultiDimIdentityMap(4, ctx);
@@ -151,7 +138,8 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
                                             logits, probsInit, /*dimension=*/3)
                       .getResult()[0];
 
-    Value out = probsTimesValue(rewriter, loc, probs, op.getValue());
+    Value out =
+        headContraction(rewriter, loc, probs, op.getValue(), /*keys=*/false);
     rewriter.replaceOp(op, out);
     return success();
   }
@@ -202,7 +190,8 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
     AffineExpr d0, d1, d2, d3;
     bindDims(ctx, d0, d1, d2, d3);
     Type f32 = rewriter.getF32Type();
-    Value scores = queryKeyScores(rewriter, loc, op.getQuery(), op.getKey());
+    Value scores = headContraction(rewriter, loc, op.getQuery(), op.getKey(),
+                                   /*keys=*/true);
     AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
     AffineMap row4 = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
     float scale = op.getScale().convertToFloat();
@@ -274,7 +263,8 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
           return arith::SelectOp::create(nb, nl, empty,
                                          f32Constant(nb, nl, 0.0), p);
         });
-    Value out = probsTimesValue(rewriter, loc, probs, op.getValue());
+    Value out =
+        headContraction(rewriter, loc, probs, op.getValue(), /*keys=*/false);
     rewriter.replaceOp(op, {out, lse});
     return success();
   }

@@ -56,6 +56,21 @@ Value uncollapseHeads(Value v) {
   return collapse.getSrc();
 }
 
+/// The [b, a_kv, t, d] tensor that `repeated` ([b, a_kv, r, t, d]) repeats
+/// along dim 2 (linalg.broadcast or its generic form), or null.
+Value repeatSource(Value repeated) {
+  Operation *def = repeated.getDefiningOp();
+  if (auto bcast = dyn_cast_or_null<linalg::BroadcastOp>(def))
+    return bcast.getDimensions() == ArrayRef<int64_t>{2} ? bcast.getInput()
+                                                         : nullptr;
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+  std::optional<SmallVector<int64_t>> dims =
+      generic ? linalg::isaBroadcastOpInterface(generic) : std::nullopt;
+  return dims && *dims == SmallVector<int64_t>{2}
+             ? generic.getDpsInputOperand(0)->get()
+             : nullptr;
+}
+
 /// The [b, a*, x, y] value behind `v` ([b, a, x, y]) before a GQA repeat
 /// (broadcast to [b, kv, r, x, y] + collapse of dims 1-2), or `v`.
 Value beforeRepeat(Value v) {
@@ -63,17 +78,8 @@ Value beforeRepeat(Value v) {
   if (!collapse || collapse.getReassociationIndices() !=
                        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}})
     return v;
-  Operation *def = collapse.getSrc().getDefiningOp();
-  if (auto bcast = dyn_cast_or_null<linalg::BroadcastOp>(def))
-    return bcast.getDimensions() == ArrayRef<int64_t>{2} ? bcast.getInput() : v;
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
-  if (!generic)
-    return v;
-  std::optional<SmallVector<int64_t>> dims =
-      linalg::isaBroadcastOpInterface(generic);
-  if (!dims || *dims != SmallVector<int64_t>{2})
-    return v;
-  return generic.getDpsInputOperand(0)->get();
+  Value source = repeatSource(collapse.getSrc());
+  return source ? source : v;
 }
 
 /// The [b, a_kv, t, d] K or V behind a [b*a, t, d] batch-matmul operand:
@@ -86,17 +92,7 @@ Value uncollapseKV(Value v) {
   if (!collapse || collapse.getReassociationIndices() !=
                        SmallVector<ReassociationIndices>{{0, 1, 2}, {3}, {4}})
     return nullptr;
-  // Reuse beforeRepeat's broadcast check on the [b, kv*r, t, d] view.
-  Operation *def = collapse.getSrc().getDefiningOp();
-  if (auto bcast = dyn_cast_or_null<linalg::BroadcastOp>(def))
-    return bcast.getDimensions() == ArrayRef<int64_t>{2} ? bcast.getInput()
-                                                         : nullptr;
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
-  std::optional<SmallVector<int64_t>> dims =
-      generic ? linalg::isaBroadcastOpInterface(generic) : std::nullopt;
-  return dims && *dims == SmallVector<int64_t>{2}
-             ? generic.getDpsInputOperand(0)->get()
-             : nullptr;
+  return repeatSource(collapse.getSrc());
 }
 
 /// Single-result elementwise generic over `rank` parallel loops.
