@@ -81,3 +81,39 @@ func.func @merge_bad_lse(%o: tensor<1x4x8x16xf32>, %l: tensor<1x4x16xf32>) -> te
   %om, %lm = seqpar.attention_merge (%o, %l), (%o, %l) : tensor<1x4x8x16xf32>, tensor<1x4x16xf32>
   return %om : tensor<1x4x8x16xf32>
 }
+
+// -----
+
+func.func @kv_shapes_differ(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x5x8xf32>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{key 'tensor<1x2x4x8xf32>' and value 'tensor<1x2x5x8xf32>' must have the same shape}}
+  %o = seqpar.attention %q, %k, %v {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x5x8xf32> -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+func.func @head_dim_differs(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x4xf32>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{differ in batch or head dim}}
+  %o = seqpar.attention %q, %k, %k {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32> -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+func.func @block_f16(%q: tensor<1x2x4x8xf16>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf16> {
+  // expected-error @+1 {{is f32 only for now, got 'tensor<1x2x4x8xf16>'}}
+  %o, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf16>, tensor<1x2x4xf32>
+  return %o : tensor<1x2x4x8xf16>
+}
+
+// -----
+
+func.func @block_bad_lse(%q: tensor<1x2x4x8xf32>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{lse must be f32 [b, a, s] of the query, got 'tensor<1x2x4x8xf32>'}}
+  %o, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}

@@ -96,3 +96,12 @@ func.func @accumulator_transformed(%x: tensor<16x16xf32>, %w1: tensor<16x32xf32>
   } -> tensor<16x16xf32>
   return %y : tensor<16x16xf32>
 }
+
+// -----
+
+// An existing grid whose TP axis disagrees with tp.
+// expected-error @+1 {{tp=4 but axis 0 of @grid has 2 ranks}}
+shard.grid @grid(shape = 2)
+func.func @grid_mismatch(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %x : tensor<16x32xf32>
+}

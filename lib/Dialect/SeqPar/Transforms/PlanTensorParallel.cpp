@@ -276,13 +276,13 @@ LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
     gridOp.setPrivate();
   }
   if (gridAxis < 0 || gridAxis >= gridOp.getRank())
-    return emitError(gridOp.getLoc())
-           << "grid axis " << gridAxis << " is out of range for @" << gridName;
+    return emitError(gridOp.getLoc()) << "grid axis " << gridAxis.getValue()
+                                      << " is out of range for @" << gridName;
   numRanks = gridOp.getShape()[gridAxis];
   if (tp > 0 && numRanks != tp)
     return emitError(gridOp.getLoc())
-           << "tp=" << tp << " but axis " << gridAxis << " of @" << gridName
-           << " has " << numRanks << " ranks";
+           << "tp=" << tp.getValue() << " but axis " << gridAxis.getValue()
+           << " of @" << gridName << " has " << numRanks << " ranks";
   if (ShapedType::isDynamic(numRanks) || numRanks < 1)
     return emitError(gridOp.getLoc()) << "the TP axis needs a static size";
   grid = FlatSymbolRefAttr::get(gridOp.getSymNameAttr());
