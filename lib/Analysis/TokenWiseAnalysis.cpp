@@ -476,6 +476,20 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         setSeqDim(dropout.getResult(), *operandSeq(0));
         return info;
       })
+      .Case<AttentionOp>([&](AttentionOp attention) {
+        // Every query reads every key: not token-wise, but the output keeps
+        // the queries' sequence dim (context parallelism rewrites the op).
+        SeqDim tokens{2, 1};
+        if (operandSeq(0) == tokens)
+          setSeqDim(attention.getResult(), tokens);
+        for (unsigned i = 0; i < 3; ++i)
+          if (operandSeq(i) == tokens)
+            info.operandDims[i] = 2;
+        TokenWiseInfo mixing = notTokenWise(
+            Kind::NotTokenWise, "attends across the sequence");
+        mixing.operandDims = info.operandDims;
+        return mixing;
+      })
       .Case<shard::AllReduceOp>([&](shard::AllReduceOp reduce) {
         // Elementwise across ranks: keeps the shape and the sequence.
         info.operandDims[0] = operandSeq(0)->dim;

@@ -251,8 +251,8 @@ ShardingAttr::getLocalShape(ArrayRef<int64_t> globalShape,
   return local;
 }
 
-ShardingAttr ShardingAttr::withDimSplit(int64_t dim,
-                                        ArrayRef<int16_t> axes) const {
+ShardingAttr ShardingAttr::withDimSplit(int64_t dim, ArrayRef<int16_t> axes,
+                                        SplitKind kind) const {
   SmallVector<DimShardingAttr> dims(getDims());
   MLIRContext *ctx = getContext();
   auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1);
@@ -260,7 +260,7 @@ ShardingAttr ShardingAttr::withDimSplit(int64_t dim,
     dims.resize(dim + 1, unsplit);
   SmallVector<int16_t> allAxes(dims[dim].getAxes());
   llvm::append_range(allAxes, axes);
-  dims[dim] = DimShardingAttr::get(ctx, allAxes, SplitKind::contiguous, 1);
+  dims[dim] = DimShardingAttr::get(ctx, allAxes, kind, 1);
   while (!dims.empty() && !dims.back().isSplit())
     dims.pop_back();
   return ShardingAttr::get(ctx, getGrid(), dims, getPartialAxes());

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GridAxis.h"
 #include "SequenceShardBuilder.h"
 
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
@@ -401,8 +402,6 @@ private:
   /// Functions with TP all-reduces but no sequence dim (see runOnOperation).
   SmallVector<func::FuncOp> functionsWithoutSeqDim;
   bool anyFunctionWithSeqDim = false;
-  LogicalResult resolveGrid(func::FuncOp func, FlatSymbolRefAttr &grid,
-                            int16_t &axis, int64_t &numRanks);
   void rewrite(func::FuncOp func, SequenceParallelPlan &plan,
                SequenceShardBuilder &builder, int64_t numRanks,
                bool keepSignature);
@@ -411,61 +410,7 @@ private:
                                SequenceParallelPlan &plan,
                                SequenceShardBuilder &builder,
                                DenseSet<Value> &localValues);
-  void rewriteRegionOp(Operation *op, SequenceParallelPlan &plan,
-                       SequenceShardBuilder &builder,
-                       DenseSet<Value> &localValues);
 };
-
-LogicalResult SequenceParallelPass::resolveGrid(func::FuncOp func,
-                                                FlatSymbolRefAttr &grid,
-                                                int16_t &axis,
-                                                int64_t &numRanks) {
-  // Errors go to the function's location, not the op: the op would be
-  // printed with the diagnostic (megabytes for an 80-layer model).
-  Location loc = func.getLoc();
-  Operation *symbolTableOp = SymbolTable::getNearestSymbolTable(func);
-  shard::GridOp gridOp;
-  if (!gridName.empty()) {
-    gridOp = dyn_cast_or_null<shard::GridOp>(
-        symbolTableOp ? SymbolTable::lookupSymbolIn(symbolTableOp, gridName)
-                      : nullptr);
-    if (!gridOp)
-      return emitError(loc) << "no shard.grid named @" << gridName;
-  } else {
-    SmallVector<shard::GridOp> grids;
-    if (symbolTableOp)
-      for (Region &region : symbolTableOp->getRegions())
-        for (Block &block : region)
-          for (auto candidate : block.getOps<shard::GridOp>())
-            grids.push_back(candidate);
-    if (grids.size() != 1)
-      return emitError(loc)
-             << "found " << grids.size()
-             << " shard.grid ops; name the TP grid with the 'grid' option";
-    gridOp = grids.front();
-  }
-  int64_t axisIndex = gridAxis;
-  if (axisIndex < 0) {
-    if (gridOp.getRank() != 1)
-      return emitError(loc)
-             << "grid @" << gridOp.getSymName() << " has " << gridOp.getRank()
-             << " axes; name the TP axis with the 'grid-axis' option";
-    axisIndex = 0;
-  }
-  if (axisIndex >= gridOp.getRank())
-    return emitError(loc) << "grid axis " << axisIndex
-                            << " is out of range for grid @"
-                            << gridOp.getSymName() << " of rank "
-                            << gridOp.getRank();
-  numRanks = gridOp.getShape()[axisIndex];
-  if (ShapedType::isDynamic(numRanks) || numRanks < 1)
-    return emitError(loc) << "grid axis " << axisIndex << " of @"
-                            << gridOp.getSymName()
-                            << " needs a static size to shard the sequence";
-  grid = FlatSymbolRefAttr::get(gridOp.getSymNameAttr());
-  axis = static_cast<int16_t>(axisIndex);
-  return success();
-}
 
 void SequenceParallelPass::runOnOperation() {
   functionsWithoutSeqDim.clear();
@@ -526,7 +471,8 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
   FlatSymbolRefAttr grid;
   int16_t axis = 0;
   int64_t numRanks = 1;
-  if (failed(resolveGrid(func, grid, axis, numRanks)))
+  if (failed(resolveGridAxis(func, gridName, gridAxis, "TP", grid, axis,
+                             numRanks)))
     return failure();
 
   TokenWiseAnalysis analysis(func, getArgSeqDims(func, seqDim));
@@ -580,92 +526,14 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
   return success();
 }
 
-/// Replaces the replicated, sequence-indexed operands of `op` with this rank's
-/// tokens (sliced locally, no communication).
-static void localizeOperands(Operation *op, const TokenWiseInfo &info,
-                             int64_t inner, SequenceShardBuilder &builder,
-                             const DenseSet<Value> &localValues) {
-  OpBuilder b(op);
-  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
-    Value operand = op->getOperand(index);
-    if (dim < 0 || localValues.contains(operand))
-      continue;
-    op->setOperand(index,
-                   builder.localize(b, op->getLoc(), operand, dim, inner));
-  }
-}
-
-/// Makes `linalg.index` of the sequence loop read the global position.
-static void offsetPositions(Operation *op, const TokenWiseInfo &info,
-                            int64_t outer, int64_t inner,
-                            SequenceShardBuilder &builder) {
-  if (!info.positionDependent || info.seqLoop < 0)
-    return;
-  op->walk([&](linalg::IndexOp index) {
-    if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
-      return;
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : index.getResult().getUses())
-      uses.push_back(&use);
-    OpBuilder ib(index->getBlock(), std::next(index->getIterator()));
-    Value global =
-        builder.globalIndex(ib, index.getLoc(), index, outer, inner);
-    for (OpOperand *use : uses)
-      use->set(global);
-  });
-}
-
-void SequenceParallelPass::rewriteRegionOp(Operation *op,
-                                           SequenceParallelPlan &plan,
-                                           SequenceShardBuilder &builder,
-                                           DenseSet<Value> &localValues) {
-  TokenWiseAnalysis &analysis = plan.analysis;
-  const TokenWiseInfo &info = analysis.getInfo(op);
-  OpBuilder b(op);
-  SeqDim resultSeq = *analysis.getSeqDim(op->getResult(0));
-  int64_t loopOuter = analysis.getOuter(op->getResult(0), resultSeq);
-  auto originalType = cast<RankedTensorType>(op->getResult(0).getType());
-
-  localizeOperands(op, info, resultSeq.inner, builder, localValues);
-  for (Value result : op->getResults()) {
-    auto type = cast<RankedTensorType>(result.getType());
-    result.setType(builder.localType(type, analysis.getSeqDim(result)->dim));
-    localValues.insert(result);
-  }
-  // Ops that spell their result shape in attributes.
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    expand.setStaticOutputShape(expand.getResultType().getShape());
-  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
-    SmallVector<int64_t> sizes(slice.getStaticSizes());
-    sizes[info.operandDims[0]] /= (originalType.getDimSize(resultSeq.dim) /
-                                   slice.getType().getDimSize(resultSeq.dim));
-    slice.setStaticSizes(sizes);
-  }
-  offsetPositions(op, info, loopOuter, resultSeq.inner, builder);
-  if (auto dropout = dyn_cast<DropoutOp>(op)) {
-    SmallVector<Value> offsets(dropout.getOffsets());
-    Value zero = arith::ConstantIndexOp::create(b, op->getLoc(), 0);
-    if (offsets.empty())
-      offsets.assign(originalType.getRank(), zero);
-    Value shift = builder.tokenOffset(b, resultSeq.inner);
-    offsets[resultSeq.dim] =
-        arith::AddIOp::create(b, op->getLoc(), offsets[resultSeq.dim], shift);
-    dropout.getOffsetsMutable().assign(offsets);
-    // A dropout that is already a shard of a larger tensor keeps its
-    // (outermost) global shape; offsets compose by addition.
-    if (!dropout.getGlobalShape())
-      dropout.setGlobalShape(originalType.getShape());
-  }
-}
-
 void SequenceParallelPass::rewritePartialReduction(
     Operation *op, const PartialReduction &reduction,
     SequenceParallelPlan &plan, SequenceShardBuilder &builder,
     DenseSet<Value> &localValues) {
   const TokenWiseInfo &info = plan.analysis.getInfo(op);
   auto linalgOp = cast<linalg::LinalgOp>(op);
-  localizeOperands(op, info, reduction.seq.inner, builder, localValues);
-  offsetPositions(op, info, reduction.outer, reduction.seq.inner, builder);
+  builder.localizeOperands(op, info, reduction.seq.inner, localValues);
+  builder.offsetPositions(op, info, reduction.outer, reduction.seq.inner);
   // A sum must count its init once: reduce the shard from zero and add the
   // init after the all-reduce (unless it is a zero fill). Max and min are
   // idempotent and keep their init.
@@ -831,7 +699,7 @@ void SequenceParallelPass::rewrite(func::FuncOp func,
       continue;
     }
     if (plan.regionOps.count(op))
-      rewriteRegionOp(op, plan, builder, localValues);
+      builder.shardTokenWiseOp(op, analysis, localValues);
     auto reduction = plan.reductionOps.find(op);
     if (reduction != plan.reductionOps.end()) {
       rewritePartialReduction(op, reduction->second, plan, builder,

@@ -13,10 +13,10 @@ using namespace mlir::seqpar;
 SequenceShardBuilder::SequenceShardBuilder(func::FuncOp func,
                                            FlatSymbolRefAttr grid,
                                            int16_t gridAxis, int64_t numRanks,
-                                           int64_t seqLen)
+                                           int64_t seqLen, bool zigzag)
     : func(func), grid(grid), gridAxis(gridAxis), numRanks(numRanks),
       seqLen(seqLen), localSeqLen((seqLen + numRanks - 1) / numRanks),
-      paddedSeqLen(localSeqLen * numRanks) {}
+      paddedSeqLen(localSeqLen * numRanks), zigzag(zigzag) {}
 
 RankedTensorType SequenceShardBuilder::localType(RankedTensorType global,
                                                  int64_t dim) const {
@@ -56,9 +56,74 @@ Value SequenceShardBuilder::tokenOffset(OpBuilder &b, int64_t inner) {
   return offset;
 }
 
+Value SequenceShardBuilder::globalToken(OpBuilder &b, Location loc,
+                                        Value rank, Value localToken) {
+  Value tokens = arith::ConstantIndexOp::create(b, loc, localSeqLen);
+  if (!zigzag)
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, rank, tokens), localToken);
+  // half = s/(2t); second = localToken / half (0 or 1);
+  // chunk = rank + second * (2t-1 - 2*rank).
+  Value half = arith::ConstantIndexOp::create(b, loc, localSeqLen / 2);
+  Value second = arith::DivUIOp::create(b, loc, localToken, half);
+  Value within = arith::RemUIOp::create(b, loc, localToken, half);
+  Value last = arith::ConstantIndexOp::create(b, loc, 2 * numRanks - 1);
+  Value twice = arith::AddIOp::create(b, loc, rank, rank);
+  Value mirror = arith::SubIOp::create(b, loc, last, twice);
+  Value chunk = arith::AddIOp::create(
+      b, loc, rank, arith::MulIOp::create(b, loc, second, mirror));
+  return arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, chunk, half), within);
+}
+
+Value SequenceShardBuilder::positionTensor(
+    OpBuilder &b, Location loc, int64_t n,
+    function_ref<Value(OpBuilder &, Location, Value)> position) {
+  Value init = tensor::EmptyOp::create(b, loc, {n}, b.getIndexType());
+  AffineMap identity = b.getMultiDimIdentityMap(1);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{identity},
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+             [&](OpBuilder &nb, Location nloc, ValueRange) {
+               Value i = linalg::IndexOp::create(nb, nloc, 0);
+               linalg::YieldOp::create(nb, nloc, position(nb, nloc, i));
+             })
+      .getResult(0);
+}
+
 Value SequenceShardBuilder::globalIndex(OpBuilder &b, Location loc,
                                         Value local, int64_t outer,
                                         int64_t inner) {
+  if (zigzag) {
+    // Row of the flattened dim, token digit, and the part below it.
+    Value row, within = local;
+    if (outer > 1) {
+      Value rowLen =
+          arith::ConstantIndexOp::create(b, loc, localSeqLen * inner);
+      row = arith::DivUIOp::create(b, loc, local, rowLen);
+      within = arith::RemUIOp::create(b, loc, local, rowLen);
+    }
+    Value token = within, rest;
+    if (inner > 1) {
+      Value stride = arith::ConstantIndexOp::create(b, loc, inner);
+      token = arith::DivUIOp::create(b, loc, within, stride);
+      rest = arith::RemUIOp::create(b, loc, within, stride);
+    }
+    Value global = globalToken(b, loc, rank(b), token);
+    if (inner > 1) {
+      Value stride = arith::ConstantIndexOp::create(b, loc, inner);
+      global = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, global, stride), rest);
+    }
+    if (outer > 1) {
+      Value globalRow =
+          arith::ConstantIndexOp::create(b, loc, seqLen * inner);
+      global = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, row, globalRow), global);
+    }
+    return global;
+  }
   Value offset = tokenOffset(b, inner);
   if (outer == 1)
     return arith::AddIOp::create(b, loc, local, offset);
@@ -161,8 +226,21 @@ Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
   int64_t seqAxis = outer > 1 ? dim + 1 : dim;
   source = padSequence(b, loc, source, seqAxis, inner);
   auto sourceType = cast<RankedTensorType>(source.getType());
-  Value slice = sliceAlong(b, loc, source, seqAxis, tokenOffset(b, inner),
-                           sourceType.getDimSize(seqAxis) / numRanks);
+  Value slice;
+  if (zigzag) {
+    // Chunks r and 2t-1-r of s/(2t) tokens.
+    int64_t chunk = localSeqLen / 2 * inner;
+    Value r = rank(b);
+    Value size = arith::ConstantIndexOp::create(b, loc, chunk);
+    Value last = arith::ConstantIndexOp::create(b, loc, 2 * numRanks - 1);
+    Value first = arith::MulIOp::create(b, loc, r, size);
+    Value second = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, last, r), size);
+    slice = gatherChunks(b, loc, source, seqAxis, {first, second}, chunk);
+  } else {
+    slice = sliceAlong(b, loc, source, seqAxis, tokenOffset(b, inner),
+                       sourceType.getDimSize(seqAxis) / numRanks);
+  }
   return cached = outer > 1 ? mergeOuter(b, loc, slice, dim) : slice;
 }
 
@@ -204,7 +282,28 @@ Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
     gathered = sliceAlong(b, loc, gathered, axis, b.getIndexAttr(0),
                           seqLen * seq.inner);
   }
+  if (zigzag) {
+    // Rank k's shard holds chunks k and 2t-1-k: chunk j < t is the first half
+    // of shard j, chunk j >= t the second half of shard 2t-1-j.
+    int64_t chunk = localSeqLen / 2 * seq.inner;
+    SmallVector<OpFoldResult> offsets;
+    for (int64_t j = 0; j < 2 * numRanks; ++j) {
+      int64_t half = j < numRanks ? 2 * j : 2 * (2 * numRanks - 1 - j) + 1;
+      offsets.push_back(b.getIndexAttr(half * chunk));
+    }
+    gathered = gatherChunks(b, loc, gathered, axis, offsets, chunk);
+  }
   return outer > 1 ? mergeOuter(b, loc, gathered, seq.dim) : gathered;
+}
+
+Value SequenceShardBuilder::gatherChunks(OpBuilder &b, Location loc,
+                                         Value value, int64_t axis,
+                                         ArrayRef<OpFoldResult> offsets,
+                                         int64_t size) {
+  SmallVector<Value> chunks;
+  for (OpFoldResult offset : offsets)
+    chunks.push_back(sliceAlong(b, loc, value, axis, offset, size));
+  return tensor::ConcatOp::create(b, loc, axis, chunks);
 }
 
 static int64_t tensorBytes(RankedTensorType type) {

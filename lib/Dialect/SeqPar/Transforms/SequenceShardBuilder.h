@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::seqpar {
 
@@ -26,21 +27,40 @@ public:
   /// s' = t*ceil(s/t) tokens before they are split, and gathered values are
   /// cut back to s: each rank holds ceil(s/t) tokens, the last ones padding.
   /// Rank queries are created at the start of `func`'s body.
+  ///
+  /// With `zigzag` (context parallelism's causal load balance, SPEC 3.3) the
+  /// sequence is cut into 2t chunks of s/(2t) tokens and rank r holds chunks
+  /// r and 2t-1-r, in that order; s must be divisible by 2t (no padding).
   SequenceShardBuilder(func::FuncOp func, FlatSymbolRefAttr grid,
-                       int16_t gridAxis, int64_t numRanks, int64_t seqLen);
+                       int16_t gridAxis, int64_t numRanks, int64_t seqLen,
+                       bool zigzag = false);
 
   /// Per-rank type of `global`, whose dim `dim` holds outer * s * inner
   /// elements: the s tokens become ceil(s/t).
   RankedTensorType localType(RankedTensorType global, int64_t dim) const;
 
   /// Global token offset times `inner`, as an index:
-  /// rank * ceil(s/t) * inner.
+  /// rank * ceil(s/t) * inner. Contiguous shards only (a zigzag shard is two
+  /// boxes: see `globalToken`).
   Value tokenOffset(OpBuilder &b, int64_t inner);
+
+  /// Global position of token `localToken` (index in [0, ceil(s/t))) of the
+  /// shard held by axis rank `rank`: rank * ceil(s/t) + localToken, or with
+  /// zigzag, for h = s/(2t), chunk * h + localToken % h where chunk is `rank`
+  /// for the first h tokens and 2t-1-rank for the others.
+  Value globalToken(OpBuilder &b, Location loc, Value rank, Value localToken);
+
+  /// A tensor<n x index> whose element i is `position(b, i)`, built by a
+  /// linalg.generic (the position function is emitted in its body).
+  Value positionTensor(OpBuilder &b, Location loc, int64_t n,
+                       function_ref<Value(OpBuilder &, Location, Value)>
+                           position);
 
   /// Global position along a flattened dim of local index `local`, with
   /// l = ceil(s/t)*inner: (local / l) * (s*inner) + rank*l + local % l (the
   /// outer part disappears when `outer` is 1). Padding tokens map past the
-  /// end of their row; their values are discarded by the all-gather.
+  /// end of their row; their values are discarded by the all-gather. With
+  /// zigzag the token digit goes through `globalToken`.
   Value globalIndex(OpBuilder &b, Location loc, Value local, int64_t outer,
                     int64_t inner);
 
@@ -53,8 +73,36 @@ public:
   /// reduce_scatter(sum) of the partial sums `partial` along the sequence.
   Value reduceScatter(OpBuilder &b, Location loc, Value partial, SeqDim seq);
 
-  /// all_gather of the sequence shards `local` back to the global tensor.
+  /// all_gather of the sequence shards `local` back to the global tensor
+  /// (zigzag chunks put back in sequence order).
   Value allGather(OpBuilder &b, Location loc, Value local, SeqDim seq);
+
+  /// Rewrites the token-wise `op` (TokenWiseInfo::isTokenWise, results with
+  /// a sequence dim) to run on this rank's tokens: replicated sequence-indexed
+  /// operands not in `localValues` are localized, results get their local
+  /// types (and join `localValues`), shapes spelled in attributes follow,
+  /// `linalg.index` of the sequence loop reads global positions, and dropout
+  /// is keyed by global positions (split in two with zigzag).
+  void shardTokenWiseOp(Operation *op, const TokenWiseAnalysis &analysis,
+                        DenseSet<Value> &localValues);
+  /// Replaces the replicated, sequence-indexed operands of `op` with this
+  /// rank's tokens (sliced locally, no communication).
+  void localizeOperands(Operation *op, const TokenWiseInfo &info,
+                        int64_t inner, const DenseSet<Value> &localValues);
+  /// Makes `linalg.index` of the sequence loop read the global position.
+  void offsetPositions(Operation *op, const TokenWiseInfo &info, int64_t outer,
+                       int64_t inner);
+
+  /// The axis rank of this process (created once, at the function start).
+  Value rank(OpBuilder &b);
+  bool isZigzag() const { return zigzag; }
+  FlatSymbolRefAttr getGrid() const { return grid; }
+  int16_t getGridAxis() const { return gridAxis; }
+  int64_t getNumRanks() const { return numRanks; }
+
+  /// `value[.., offset : offset + size, ..]` along `axis`, whole elsewhere.
+  Value sliceAlong(OpBuilder &b, Location loc, Value value, int64_t axis,
+                   OpFoldResult offset, int64_t size);
 
   /// Bytes each rank sends for a collective on a global tensor of `type`
   /// (SPEC section 5, ring algorithms): all-reduce 2N(t-1)/t, all-gather and
@@ -74,9 +122,6 @@ private:
   /// zeros to s'*inner; no-op without padding.
   Value padSequence(OpBuilder &b, Location loc, Value value, int64_t axis,
                     int64_t inner);
-  /// `value[.., offset : offset + size, ..]` along `axis`, whole elsewhere.
-  Value sliceAlong(OpBuilder &b, Location loc, Value value, int64_t axis,
-                   OpFoldResult offset, int64_t size);
   /// Outer extent of dim `dim` of `type` given the sequence's inner stride.
   int64_t outerOf(RankedTensorType type, int64_t dim, int64_t inner) const;
   /// Views dim `dim` of `value` as [outer, rest] when outer > 1.
@@ -84,7 +129,10 @@ private:
                    int64_t outer);
   /// Undoes splitOuter.
   Value mergeOuter(OpBuilder &b, Location loc, Value value, int64_t dim);
-  Value rank(OpBuilder &b);
+  /// `value`'s chunks of `size` elements along `axis` at `offsets`, in order,
+  /// concatenated.
+  Value gatherChunks(OpBuilder &b, Location loc, Value value, int64_t axis,
+                     ArrayRef<OpFoldResult> offsets, int64_t size);
 
   func::FuncOp func;
   FlatSymbolRefAttr grid;
@@ -93,6 +141,7 @@ private:
   int64_t seqLen;
   int64_t localSeqLen;
   int64_t paddedSeqLen;
+  bool zigzag;
   Value rankValue;
   llvm::DenseMap<int64_t, Value> offsets;
   llvm::DenseMap<std::pair<Value, int64_t>, Value> localized;

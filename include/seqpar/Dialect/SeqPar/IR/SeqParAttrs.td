@@ -113,10 +113,11 @@ def SeqPar_ShardingAttr : SeqPar_Attr<"Sharding", "sharding"> {
     /// The per-rank shape of a global shape (dynamic dims and axes stay dynamic).
     ::llvm::SmallVector<int64_t> getLocalShape(::llvm::ArrayRef<int64_t> globalShape,
         ::llvm::ArrayRef<int64_t> gridShape) const;
-    /// Returns a copy whose dim `dim` is further split contiguously over
-    /// `axes`, appended as the minor axes (the dim must be unsplit or split
-    /// contiguously).
-    ShardingAttr withDimSplit(int64_t dim, ::llvm::ArrayRef<int16_t> axes) const;
+    /// Returns a copy whose dim `dim` is further split over `axes`, appended
+    /// as the minor axes (the dim must be unsplit or split contiguously; a
+    /// zigzag split needs it unsplit).
+    ShardingAttr withDimSplit(int64_t dim, ::llvm::ArrayRef<int16_t> axes,
+                              SplitKind kind = SplitKind::contiguous) const;
     /// Replicated sharding on `grid`.
     static ShardingAttr getReplicated(::mlir::MLIRContext *ctx, ::mlir::FlatSymbolRefAttr grid);
   }];

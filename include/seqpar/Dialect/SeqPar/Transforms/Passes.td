@@ -294,6 +294,76 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
   ];
 }
 
+def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
+  let summary = "Shard the whole sequence over a CP grid axis and distribute attention";
+  let description = [{
+    Context parallelism (SPEC section 3.3). Input: a program whose attention
+    is `seqpar.attention` (see `seqpar-raise-attention`), with the sequence
+    dim of its inputs named by `seqpar.seq_dim` or the `seq-dim` option; it
+    may already be a TP per-rank program (the CP axis is then another axis
+    of the same grid). Output: the per-rank program on a CP axis of c ranks
+    in which every sequence-carrying argument holds s/c tokens (contiguous,
+    or with `load-balance=zigzag` the chunks r and 2c-1-r of 2c chunks) and
+    carries a `#seqpar.sharding` saying so; token-wise ops (linears, norms,
+    residuals, dropout, RoPE) run on the local tokens, position-dependent ops
+    read global positions (zigzag included), replicated position tables are
+    sliced locally, and sequence-carrying results stay sharded.
+
+    Each `seqpar.attention` (causal or unmasked, f32) is rewritten by
+    `strategy`:
+    * `ring`: c steps of `seqpar.attention_block` (out and f32 LSE of the
+      local queries against one K/V block, causal by global positions),
+      merged with `seqpar.attention_merge`; K and V move to the next rank
+      with `seqpar.shift_start` started before the step's compute and waited
+      after it (c-1 transfers, compact a_kv heads). Causal blocks entirely
+      in the future are skipped; with zigzag each step after the first
+      computes exactly half a dense block (the local queries against the
+      first half of the K/V block, or the second half of the queries against
+      all of it).
+    * `all-gather`: K and V are all-gathered over the CP axis once; one
+      `seqpar.attention_block` with global positions.
+    * `ulysses`: `shard.all_to_all` of Q, K, V from sequence-sharded to
+      head-sharded (a and a_kv must be divisible by c), attention over the
+      whole sequence on a/c heads, and back.
+    Bytes per rank (SPEC section 5) are reported in a remark per function.
+
+    Values that reach an op that needs all tokens (an op without a
+    token-wise rule, a masked or non-f32 attention) are all-gathered (and
+    un-permuted) before it, with a remark naming the op. Sequence lengths
+    not divisible by c (2c with zigzag) are located errors. Functions with
+    call sites are left as they are, with a remark.
+  }];
+  let options = [
+    Option<"gridName", "grid", "std::string", /*default=*/"\"\"",
+           "Grid symbol (default: the module's only shard.grid)">,
+    Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"-1",
+           "CP grid axis (default: 0 when the grid has one axis)">,
+    Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
+           "Sequence dim of the first tensor argument of rank > seq-dim, "
+           "used when no argument has a seqpar.seq_dim attribute">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"ring\"",
+           "Distributed attention: ring, all-gather or ulysses">,
+    Option<"loadBalance", "load-balance", "std::string",
+           /*default=*/"\"zigzag\"",
+           "Token assignment: zigzag (chunks r and 2c-1-r of 2c) or none "
+           "(contiguous s/c tokens per rank)">
+  ];
+  let statistics = [
+    Statistic<"numRewritten", "num-attention-rewritten",
+              "seqpar.attention ops distributed over the CP axis">,
+    Statistic<"numGathered", "num-values-gathered",
+              "Values all-gathered for ops that need all tokens">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::seqpar::SeqParDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
   let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";
   let description = [{

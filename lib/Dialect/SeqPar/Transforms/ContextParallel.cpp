@@ -1,0 +1,322 @@
+//===- ContextParallel.cpp - shard the sequence over the CP axis ----------===//
+//
+// Plan: the sequence-carrying arguments are the roots; every op reached from
+// them is token-wise (runs on the local tokens), a seqpar.attention this pass
+// distributes, or a boundary that gets the all-gathered value. Rewrite:
+// arguments take their local types and sharding, token-wise ops run on the
+// shard (SequenceShardBuilder::shardTokenWiseOp), attention becomes ring,
+// all-gather-KV or Ulysses attention (DistributedAttention.cpp), boundaries
+// get an all_gather (zigzag chunks put back in order), results stay sharded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContextParallel.h"
+#include "GridAxis.h"
+#include "SequenceShardBuilder.h"
+
+#include "seqpar/Analysis/TokenWiseAnalysis.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_CONTEXTPARALLEL
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// Why `op`, which reads a sequence-sharded value, cannot run on the local
+/// tokens; empty when it can.
+std::string whyNotLocal(Operation *op, const TokenWiseAnalysis &analysis) {
+  if (isa<func::ReturnOp>(op))
+    return "returns it";
+  const TokenWiseInfo &info = analysis.getInfo(op);
+  if (!info.isTokenWise())
+    return info.reason.empty() ? "mixes tokens" : info.reason;
+  if (!isMemoryEffectFree(op))
+    return "has memory effects";
+  if (op->getNumResults() == 0)
+    return "has no result";
+  for (Value result : op->getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() == 0 ||
+        !analysis.getSeqDim(result))
+      return "has a result of dynamic, empty or unsupported shape";
+  }
+  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+    auto type = dyn_cast<RankedTensorType>(op->getOperand(index).getType());
+    if (dim >= 0 && (!type || type.isDynamicDim(dim)))
+      return "has a dynamic sequence-indexed operand";
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op);
+      expand && !expand.getOutputShape().empty())
+    return "has a dynamic output shape";
+  if (isa<tosa::ReshapeOp>(op))
+    return "is a tosa.reshape (lower tosa to linalg first)";
+  if (auto dropout = dyn_cast<DropoutOp>(op)) {
+    SeqDim seq = *analysis.getSeqDim(dropout.getInput());
+    if (analysis.getOuter(dropout.getInput(), seq) != 1)
+      return "is a dropout whose sequence is flattened into a larger dim";
+  }
+  return "";
+}
+
+struct ContextParallelPass
+    : public mlir::seqpar::impl::ContextParallelBase<ContextParallelPass> {
+  using ContextParallelBase::ContextParallelBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult runOnFunction(func::FuncOp func, AttentionStrategy strategy,
+                              bool zigzag);
+  bool anyFunctionWithSeqDim = false;
+};
+
+} // namespace
+
+void ContextParallelPass::runOnOperation() {
+  std::optional<AttentionStrategy> parsed = parseAttentionStrategy(strategy);
+  if (!parsed) {
+    emitError(getOperation().getLoc())
+        << "unknown strategy '" << strategy.getValue()
+        << "': expected ring, all-gather or ulysses";
+    return signalPassFailure();
+  }
+  if (loadBalance != "zigzag" && loadBalance != "none") {
+    emitError(getOperation().getLoc())
+        << "unknown load-balance '" << loadBalance.getValue()
+        << "': expected zigzag or none";
+    return signalPassFailure();
+  }
+  anyFunctionWithSeqDim = false;
+  for (auto func :
+       llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
+    if (failed(runOnFunction(func, *parsed, loadBalance == "zigzag")))
+      return signalPassFailure();
+  if (!anyFunctionWithSeqDim) {
+    emitError(getOperation().getLoc())
+        << "context-parallel: no function argument has a sequence dim; put "
+           "a seqpar.seq_dim attribute on one or pass the 'seq-dim' option";
+    return signalPassFailure();
+  }
+}
+
+LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
+                                                 AttentionStrategy strategy,
+                                                 bool zigzag) {
+  if (func.getBody().empty())
+    return success();
+  SmallVector<int64_t> argSeqDims = getArgSeqDims(func, seqDim);
+  if (llvm::none_of(argSeqDims, [](int64_t dim) { return dim >= 0; }))
+    return success();
+  anyFunctionWithSeqDim = true;
+  if (!func.getBody().hasOneBlock()) {
+    emitRemark(func.getLoc()) << "context-parallel: skipped, the function has "
+                                 "more than one block";
+    return success();
+  }
+  if (!SymbolTable::symbolKnownUseEmpty(func, getOperation())) {
+    emitRemark(func.getLoc())
+        << "context-parallel: skipped, the function is called (its signature "
+           "would change)";
+    return success();
+  }
+  FlatSymbolRefAttr grid;
+  int16_t axis = 0;
+  int64_t numRanks = 1;
+  if (failed(resolveGridAxis(func, gridName, gridAxis, "CP", grid, axis,
+                             numRanks)))
+    return failure();
+  TokenWiseAnalysis analysis(func, argSeqDims);
+  if (failed(analysis.run()))
+    return failure();
+  int64_t seqLen = analysis.getSeqLen();
+  int64_t pieces = zigzag ? 2 * numRanks : numRanks;
+  Block &body = func.getBody().front();
+
+  // Arguments: unsplit along the sequence (or contiguously split, without
+  // zigzag), else the function is left alone.
+  SmallVector<BlockArgument> shardedArgs;
+  for (BlockArgument arg : func.getArguments()) {
+    std::optional<SeqDim> seq = analysis.getSeqDim(arg);
+    if (!seq)
+      continue;
+    ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+    DimShardingAttr split =
+        sharding ? sharding.getDimSharding(seq->dim) : DimShardingAttr();
+    if ((sharding && sharding.usesAxis(axis)) ||
+        (split && (zigzag || split.getKind() != SplitKind::contiguous))) {
+      emitRemark(arg.getLoc())
+          << "context-parallel: skipped, argument #" << arg.getArgNumber()
+          << " is already split along its sequence dim or over grid axis "
+          << axis;
+      return success();
+    }
+    if (seqLen % pieces != 0)
+      return emitError(arg.getLoc())
+             << "sequence length " << seqLen << " (dim " << seq->dim << " of "
+             << arg.getType() << ") is not divisible by " << pieces
+             << (zigzag ? " (2 x the " : " (the ") << numRanks
+             << " ranks of grid axis " << axis << " of " << grid
+             << (zigzag ? ", zigzag)" : ")");
+    shardedArgs.push_back(arg);
+  }
+
+  // Plan, in program order.
+  DenseSet<Value> sharded(shardedArgs.begin(), shardedArgs.end());
+  llvm::SetVector<Operation *> localOps;
+  int64_t numAttention = 0;
+  llvm::MapVector<Operation *, std::string> boundaries;
+  for (Operation &op : body) {
+    bool readsShard = llvm::any_of(
+        op.getOperands(), [&](Value v) { return sharded.contains(v); });
+    bool nestedUse = false;
+    op.walk([&](Operation *nested) {
+      if (nested != &op)
+        for (Value v : nested->getOperands())
+          nestedUse |= sharded.contains(v);
+    });
+    if (!readsShard && !nestedUse)
+      continue;
+    std::string reason;
+    if (nestedUse) {
+      reason = "uses it inside a nested region";
+    } else if (auto attention = dyn_cast<AttentionOp>(op)) {
+      reason = whyNotDistributable(attention, analysis, sharded);
+      if (reason.empty()) {
+        if (strategy == AttentionStrategy::Ulysses &&
+            failed(checkUlyssesHeads(attention, numRanks)))
+          return failure();
+        ++numAttention;
+        localOps.insert(&op);
+        sharded.insert(attention.getResult());
+        continue;
+      }
+    } else {
+      reason = whyNotLocal(&op, analysis);
+    }
+    if (!reason.empty()) {
+      boundaries[&op] = reason;
+      continue;
+    }
+    localOps.insert(&op);
+    for (Value result : op.getResults())
+      sharded.insert(result);
+  }
+
+  SequenceShardBuilder builder(func, grid, axis, numRanks, seqLen, zigzag);
+  // Sequence-sharded values read by boundaries, with their uses, recorded
+  // before the rewrite changes them.
+  auto returnOp = cast<func::ReturnOp>(body.getTerminator());
+  struct GatherUses {
+    SeqDim seq;
+    SmallVector<OpOperand *> uses;
+  };
+  llvm::MapVector<Value, GatherUses> gatherUses;
+  SmallVector<std::pair<unsigned, SeqDim>> shardedResults;
+  for (Value value : sharded) {
+    SeqDim seq = *analysis.getSeqDim(value);
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = body.findAncestorOpInBlock(*use.getOwner());
+      if (user == use.getOwner() && localOps.contains(user))
+        continue;
+      if (user == returnOp.getOperation() && seq.inner == 1 &&
+          analysis.getOuter(value, seq) == 1) {
+        shardedResults.push_back({use.getOperandNumber(), seq});
+        continue;
+      }
+      GatherUses &entry = gatherUses[value];
+      entry.seq = seq;
+      entry.uses.push_back(&use);
+    }
+  }
+
+  // Rewrite.
+  DenseSet<Value> localValues;
+  SplitKind kind = zigzag ? SplitKind::zigzag : SplitKind::contiguous;
+  for (BlockArgument arg : shardedArgs) {
+    SeqDim seq = *analysis.getSeqDim(arg);
+    arg.setType(builder.localType(cast<RankedTensorType>(arg.getType()),
+                                  seq.dim));
+    ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+    if (!sharding)
+      sharding = ShardingAttr::getReplicated(&getContext(), grid);
+    func.setArgAttr(arg.getArgNumber(), SeqParDialect::kShardingAttrName,
+                    sharding.withDimSplit(seq.dim, {axis}, kind));
+    localValues.insert(arg);
+  }
+  DistributedAttentionStats stats;
+  for (Operation *op : localOps.takeVector()) {
+    if (auto attention = dyn_cast<AttentionOp>(op)) {
+      Value local = distributeAttention(attention, strategy, builder, stats);
+      localValues.insert(local);
+      attention.getResult().replaceAllUsesWith(local);
+      localValues.erase(attention.getResult());
+      attention.erase();
+      ++numRewritten;
+      continue;
+    }
+    builder.shardTokenWiseOp(op, analysis, localValues);
+  }
+  // The gather of a value goes just before its first boundary user; the
+  // recorded uses followed replaced values (attention, zigzag dropout).
+  int64_t gathered = 0, gatheredBytes = 0;
+  for (auto &[value, entry] : gatherUses) {
+    ArrayRef<OpOperand *> uses = entry.uses;
+    Operation *first = nullptr;
+    for (OpOperand *use : uses) {
+      Operation *user = body.findAncestorOpInBlock(*use->getOwner());
+      if (!first || user->isBeforeInBlock(first))
+        first = user;
+    }
+    Value local = uses.front()->get();
+    OpBuilder b(first);
+    Value global = builder.allGather(b, local.getLoc(), local, entry.seq);
+    for (OpOperand *use : uses)
+      use->set(global);
+    ++gathered;
+    gatheredBytes += builder.gatherOrScatterBytes(
+        cast<RankedTensorType>(global.getType()));
+    if (first != returnOp.getOperation())
+      emitRemark(first->getLoc())
+          << "context-parallel: all_gather before '" << first->getName()
+          << "', which " << boundaries.lookup(first);
+  }
+  numGathered += gathered;
+  for (auto [index, seq] : shardedResults) {
+    ShardingAttr sharding = getResultSharding(func, index);
+    if (!sharding)
+      sharding = ShardingAttr::getReplicated(&getContext(), grid);
+    func.setResultAttr(index, SeqParDialect::kShardingAttrName,
+                       sharding.withDimSplit(seq.dim, {axis}, kind));
+  }
+  // A per-rank program states every argument's and result's sharding
+  // (SPEC 3.5): the rest are replicated.
+  auto replicated = ShardingAttr::getReplicated(&getContext(), grid);
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (!getArgSharding(func, i))
+      func.setArgAttr(i, SeqParDialect::kShardingAttrName, replicated);
+  for (unsigned i = 0; i < returnOp.getNumOperands(); ++i)
+    if (!getResultSharding(func, i))
+      func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicated);
+  func.setType(FunctionType::get(&getContext(), body.getArgumentTypes(),
+                                 returnOp.getOperandTypes()));
+  emitRemark(func.getLoc())
+      << "context-parallel over " << grid << " axis " << axis
+      << " (c=" << numRanks << ", s=" << seqLen << ", "
+      << (zigzag ? "zigzag" : "contiguous") << "): " << numAttention
+      << " attention -> " << stringifyAttentionStrategy(strategy) << " ("
+      << stats.transfers << " transfers, " << stats.bytesSent
+      << " bytes sent per rank), " << gathered << " all_gather ("
+      << gatheredBytes << " bytes) for ops that need all tokens";
+  return success();
+}

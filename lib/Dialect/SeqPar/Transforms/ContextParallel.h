@@ -1,0 +1,54 @@
+//===- ContextParallel.h - distributed attention over the CP axis -*- C++ -*-===//
+//
+// The attention part of context parallelism (SPEC section 3.3): ring (pass-
+// KV), all-gather-KV and Ulysses attention of a seqpar.attention whose
+// query, key and value hold this rank's tokens.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_H
+#define SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_H
+
+#include "SequenceShardBuilder.h"
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::seqpar {
+
+enum class AttentionStrategy { Ring, AllGather, Ulysses };
+
+std::optional<AttentionStrategy> parseAttentionStrategy(StringRef name);
+StringRef stringifyAttentionStrategy(AttentionStrategy strategy);
+
+/// Communication of the rewritten attention ops, per rank (SPEC section 5).
+struct DistributedAttentionStats {
+  /// Collective or send/recv calls.
+  int64_t transfers = 0;
+  /// Bytes each rank sends.
+  int64_t bytesSent = 0;
+};
+
+/// Why `op` cannot be distributed (empty when it can): query, key and value
+/// must all be in `sharded` with the sequence at dim 2 of [b, a, s, d]
+/// (`analysis`), the op unmasked (causal or not) and f32.
+std::string whyNotDistributable(AttentionOp op, const TokenWiseAnalysis &analysis,
+                                const DenseSet<Value> &sharded);
+
+/// Ulysses splits heads over the CP axis: a and a_kv must be divisible by
+/// the `numRanks`; otherwise a located error.
+LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks);
+
+/// Builds the distributed form of `op`, whose operands already hold this
+/// rank's tokens (s/c, contiguous or zigzag as `builder` says), and returns
+/// the local attention output [b, a, s/c, d]. `op` itself is left for the
+/// caller to replace.
+Value distributeAttention(AttentionOp op, AttentionStrategy strategy,
+                          SequenceShardBuilder &builder,
+                          DistributedAttentionStats &stats);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_H

@@ -1,0 +1,66 @@
+// RUN: seqpar-opt %s -split-input-file --seqpar-context-parallel -verify-diagnostics
+// RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="strategy=ulysses" 2>&1 | FileCheck %s --check-prefix=ULYSSES
+// RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="strategy=tree" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
+
+// ULYSSES: error: ulysses needs the query heads (4) and key/value heads (1) divisible by the 2 CP ranks; use strategy=ring or all-gather
+// STRATEGY: error: unknown strategy 'tree': expected ring, all-gather or ulysses
+// BALANCE: error: unknown load-balance 'random': expected zigzag or none
+
+// Zigzag needs s divisible by 2c.
+shard.grid @grid(shape = 2)
+// expected-error @+1 {{sequence length 6 (dim 2 of 'tensor<1x4x6x4xf32>') is not divisible by 4 (2 x the 2 ranks of grid axis 0 of @grid, zigzag)}}
+func.func @uneven(%q: tensor<1x4x6x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x6x4xf32> {
+  %o = seqpar.attention %q, %q, %q {causal, scale = 0.5 : f32}
+      : tensor<1x4x6x4xf32>, tensor<1x4x6x4xf32>, tensor<1x4x6x4xf32> -> tensor<1x4x6x4xf32>
+  return %o : tensor<1x4x6x4xf32>
+}
+
+// -----
+
+// MQA: distributed by the ring (Ulysses refuses it, see the ULYSSES run).
+shard.grid @grid(shape = 2)
+// expected-remark @+1 {{context-parallel over @grid axis 0 (c=2, s=8, zigzag): 1 attention -> ring (1 transfers, 64 bytes sent per rank)}}
+func.func @mqa(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x1x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
+  %o = seqpar.attention %q, %k, %k {causal, scale = 0.5 : f32}
+      : tensor<1x4x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x4x8x4xf32>
+  return %o : tensor<1x4x8x4xf32>
+}
+
+// -----
+
+// An additive mask is not distributed: Q, K and V are gathered before the
+// attention (correct, not context-parallel), and its output is sliced back.
+shard.grid @grid(shape = 2)
+// expected-remark @+1 {{context-parallel over @grid axis 0 (c=2, s=8, zigzag): 0 attention -> ring (0 transfers, 0 bytes sent per rank), 1 all_gather (256 bytes) for ops that need all tokens}}
+func.func @masked(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %m: tensor<1x1x8x8xf32>) -> tensor<1x4x8x4xf32> {
+  // expected-remark @+1 {{context-parallel: all_gather before 'seqpar.attention', which is an attention with an additive mask}}
+  %o = seqpar.attention %q, %q, %q mask(%m : tensor<1x1x8x8xf32>) {scale = 0.5 : f32}
+      : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
+  %e = tensor.empty() : tensor<1x4x8x4xf32>
+  %r = linalg.add ins(%o, %q : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>) outs(%e : tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32>
+  return %r : tensor<1x4x8x4xf32>
+}
+
+// -----
+
+// A called function keeps its signature: left alone.
+shard.grid @grid(shape = 2)
+// expected-remark @+1 {{context-parallel: skipped, the function is called (its signature would change)}}
+func.func private @layer(%x: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
+  return %x : tensor<1x4x8x4xf32>
+}
+func.func @caller(%x: tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32> {
+  %y = func.call @layer(%x) : (tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32>
+  return %y : tensor<1x4x8x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{context-parallel: no function argument has a sequence dim}}
+module {
+  shard.grid @grid(shape = 2)
+  func.func @none(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+    return %x : tensor<4x4xf32>
+  }
+}
