@@ -490,6 +490,16 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         mixing.operandDims = info.operandDims;
         return mixing;
       })
+      .Case<AttentionBlockOp, AttentionMergeOp>([&](Operation *attention) {
+        // Context parallelism's block ops: out and LSE follow the queries'
+        // (or the first partial's) tokens; not token-wise.
+        SeqDim tokens{2, 1};
+        if (operandSeq(0) == tokens)
+          for (Value result : attention->getResults())
+            setSeqDim(result, tokens);
+        return notTokenWise(Kind::NotTokenWise,
+                            "combines attention over the sequence");
+      })
       .Case<shard::AllReduceOp>([&](shard::AllReduceOp reduce) {
         // Elementwise across ranks: keeps the shape and the sequence.
         info.operandDims[0] = operandSeq(0)->dim;

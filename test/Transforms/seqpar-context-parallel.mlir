@@ -21,26 +21,29 @@
 // RING: %[[K1:.*]] = seqpar.wait
 // RING: %[[V1:.*]] = seqpar.wait
 // RING: %[[EARLIER:.*]] = arith.cmpi uge, %[[RANK]], %c1
-// RING: scf.if %[[EARLIER]]
+// RING: %[[STEP:.*]]:2 = scf.if %[[EARLIER]]
 // RING: tensor.extract_slice %[[K1]][0, 0, 0, 0] [1, 2, 2, 4]
 // RING: seqpar.attention_block %arg0, {{.*}} : tensor<1x4x4x4xf32>, tensor<1x2x2x4xf32>, tensor<1x2x2x4xf32>, tensor<4xindex>, tensor<2xindex>
-// RING: seqpar.attention_merge
 // RING: } else {
 // RING: tensor.extract_slice %arg0[0, 0, 2, 0] [1, 4, 2, 4]
 // RING: seqpar.attention_block {{.*}}, %[[K1]], %[[V1]] {{.*}} : tensor<1x4x2x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<2xindex>, tensor<4xindex>
-// RING: seqpar.attention_merge
-// RING: tensor.insert_slice {{.*}} into %[[OUT]][0, 0, 2, 0] [1, 4, 2, 4]
+// RING: tensor.insert_slice {{.*}}[0, 0, 2, 0] [1, 4, 2, 4]
+// RING: tensor.insert_slice {{.*}}[0, 0, 2] [1, 4, 2]
+// RING: seqpar.attention_merge(%[[OUT]], %[[LSE]]), (%[[STEP]]#0, %[[STEP]]#1)
 // RING-NOT: seqpar.shift_start
 
-// Contiguous: a later rank's block is fully masked and not computed.
+// Contiguous: a later rank's block is fully masked and not computed (the
+// branch yields out = 0, lse = -inf, which the merge ignores).
 // CONTIG-LABEL: func.func @gqa
 // CONTIG-SAME: #seqpar.sharding<@grid, {{\[\[}}], [], [0]]>
+// CONTIG-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CONTIG: seqpar.attention_block %arg0, %arg1, %arg2
 // CONTIG: scf.if
 // CONTIG: seqpar.attention_block %arg0, {{.*}} : tensor<1x4x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<4xindex>, tensor<4xindex>
-// CONTIG: seqpar.attention_merge
 // CONTIG: } else {
-// CONTIG-NEXT: scf.yield %{{.*}} : tensor<1x4x4x4xf32>
+// CONTIG-NOT: seqpar.attention_block
+// CONTIG: linalg.fill ins(%[[NEGINF]] : f32)
+// CONTIG: seqpar.attention_merge
 
 // All-gather KV: K and V gathered once in rank order (compact heads).
 // GATHER-LABEL: func.func @gqa

@@ -9,9 +9,12 @@
 #include "ContextParallel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -96,6 +99,9 @@ private:
   Partial block(OpBuilder &ob, Value q, Value k, Value v, Value qPos,
                 Value kvPos);
   Partial merge(OpBuilder &ob, Partial a, Partial c);
+  /// A partial of `like`'s types that the merge ignores: out = 0,
+  /// lse = -inf.
+  Partial emptyPartial(OpBuilder &ob, Partial like);
   /// Positions of the local tokens of axis rank `rank`.
   Value positionsOf(Value rank);
   /// Positions of the c * s/c tokens of all ranks, in rank order.
@@ -156,6 +162,21 @@ Value AttentionBuilder::positionsInRankOrder() {
       });
 }
 
+AttentionBuilder::Partial AttentionBuilder::emptyPartial(OpBuilder &ob,
+                                                         Partial like) {
+  auto fill = [&](Value shapeOf, Attribute value) {
+    auto type = cast<RankedTensorType>(shapeOf.getType());
+    Value init = tensor::EmptyOp::create(ob, loc, type.getShape(),
+                                         type.getElementType());
+    Value scalar = arith::ConstantOp::create(ob, loc, cast<TypedAttr>(value));
+    return linalg::FillOp::create(ob, loc, scalar, init).getResult(0);
+  };
+  Type f32 = ob.getF32Type();
+  return {fill(like.out, ob.getZeroAttr(f32)),
+          fill(like.lse,
+               ob.getFloatAttr(f32, -std::numeric_limits<float>::infinity()))};
+}
+
 AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
                                                      Value k, Value v,
                                                      Partial acc) {
@@ -168,7 +189,9 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
   Value kvPos = positionsOf(source);
   if (!op.getCausal())
     return merge(b, acc, block(b, q, k, v, qPos, kvPos));
-  // The source is an earlier rank exactly when step <= r.
+  // The branch yields the step's partial for all local queries (rows it does
+  // not compute: out = 0, lse = -inf, which the merge ignores), so the merge
+  // stays outside and the result keeps the queries' tokens.
   Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                         index(step), rank);
   auto yield = [&](OpBuilder &ob, Partial p) {
@@ -181,9 +204,9 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
     branch = scf::IfOp::create(
         b, loc, earlier,
         [&](OpBuilder &ob, Location) {
-          yield(ob, merge(ob, acc, block(ob, q, k, v, qPos, kvPos)));
+          yield(ob, block(ob, q, k, v, qPos, kvPos));
         },
-        [&](OpBuilder &ob, Location) { yield(ob, acc); });
+        [&](OpBuilder &ob, Location) { yield(ob, emptyPartial(ob, acc)); });
   } else {
     // Zigzag: from an earlier rank only the block's first chunk is visible
     // (to all local queries); from a later rank all of the block is visible
@@ -196,15 +219,14 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
           Value v0 = shards.sliceAlong(ob, loc, v, 2, ob.getIndexAttr(0), half);
           Value pos0 =
               shards.sliceAlong(ob, loc, kvPos, 0, ob.getIndexAttr(0), half);
-          yield(ob, merge(ob, acc, block(ob, q, k0, v0, qPos, pos0)));
+          yield(ob, block(ob, q, k0, v0, qPos, pos0));
         },
         [&](OpBuilder &ob, Location) {
           OpFoldResult at = ob.getIndexAttr(half);
           Value q1 = shards.sliceAlong(ob, loc, q, 2, at, half);
           Value qPos1 = shards.sliceAlong(ob, loc, qPos, 0, at, half);
-          Partial acc1{shards.sliceAlong(ob, loc, acc.out, 2, at, half),
-                       shards.sliceAlong(ob, loc, acc.lse, 2, at, half)};
-          Partial merged = merge(ob, acc1, block(ob, q1, k, v, qPos1, kvPos));
+          Partial second = block(ob, q1, k, v, qPos1, kvPos);
+          Partial whole = emptyPartial(ob, acc);
           auto insert = [&](Value part, Value into) {
             auto type = cast<RankedTensorType>(into.getType());
             SmallVector<OpFoldResult> offsets(type.getRank(),
@@ -219,10 +241,11 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
                                                  sizes, strides)
                 .getResult();
           };
-          yield(ob, {insert(merged.out, acc.out), insert(merged.lse, acc.lse)});
+          yield(ob, {insert(second.out, whole.out),
+                     insert(second.lse, whole.lse)});
         });
   }
-  return {branch.getResult(0), branch.getResult(1)};
+  return merge(b, acc, {branch.getResult(0), branch.getResult(1)});
 }
 
 Value AttentionBuilder::ring() {

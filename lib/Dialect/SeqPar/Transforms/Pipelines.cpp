@@ -58,7 +58,22 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   PlanTensorParallelOptions plan;
   plan.tp = opts.tp;
+  plan.cp = opts.cp;
   pm.addPass(createPlanTensorParallel(plan));
+  bool contextParallel = opts.cp > 1;
+  if (contextParallel) {
+    // After TP planning: attention is raised on the per-rank (a/t heads)
+    // program, and the CP axis shards every sequence-carrying value.
+    pm.addNestedPass<func::FuncOp>(createRaiseAttention());
+    pm.addPass(createCanonicalizerPass());
+    ContextParallelOptions cp;
+    cp.gridName = "grid";
+    cp.gridAxis = 1;
+    cp.seqDim = opts.seqDim;
+    cp.strategy = opts.cpStrategy;
+    cp.loadBalance = opts.loadBalance;
+    pm.addPass(createContextParallel(cp));
+  }
   if (!opts.sp || opts.tp < 2) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -67,6 +82,10 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   SequenceParallelPipelineOptions sp;
   sp.seqDim = opts.seqDim;
   sp.pad = opts.pad;
+  if (contextParallel) {
+    sp.grid = "grid";
+    sp.gridAxis = 0;
+  }
   addSequenceParallelPasses(pm, sp); // already inlined and normalised
 }
 

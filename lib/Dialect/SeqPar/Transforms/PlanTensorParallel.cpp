@@ -271,8 +271,10 @@ LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
       return emitError(module.getLoc())
              << "no shard.grid @" << gridName << ": give the TP size (tp=N)";
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    gridOp = shard::GridOp::create(b, module.getLoc(), gridName,
-                                   ArrayRef<int64_t>{tp});
+    SmallVector<int64_t> shape{tp};
+    if (cp > 1)
+      shape.push_back(cp);
+    gridOp = shard::GridOp::create(b, module.getLoc(), gridName, shape);
     gridOp.setPrivate();
   }
   if (gridAxis < 0 || gridAxis >= gridOp.getRank())

@@ -133,8 +133,12 @@ void SequenceParallelPlan::computeTpLocal() {
       tpLocal.insert(arg);
   }
   for (Operation &op : func.getBody().front()) {
-    bool local = isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp>(
-        op);
+    // A rank index is TP-local unless it only reads other axes (the CP
+    // rank of a TP x CP program is the same on every TP rank).
+    bool local = isa<shard::ProcessLinearIndexOp>(op);
+    if (auto index = dyn_cast<shard::ProcessMultiIndexOp>(op))
+      local = index.getAxes().empty() ||
+              llvm::is_contained(index.getAxes(), axis);
     for (Value operand : op.getOperands())
       local |= tpLocal.contains(operand);
     visitUsedValuesDefinedAbove(op.getRegions(), [&](OpOperand *use) {

@@ -76,11 +76,25 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       *this, "pad",
       llvm::cl::desc("Pad a sequence not divisible by the TP size"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> cp{
+      *this, "cp",
+      llvm::cl::desc("Context-parallel size c (grid axis 1; 1: none)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<std::string> cpStrategy{
+      *this, "cp-strategy",
+      llvm::cl::desc("Distributed attention: ring, all-gather or ulysses"),
+      llvm::cl::init("ring")};
+  PassOptions::Option<std::string> loadBalance{
+      *this, "load-balance",
+      llvm::cl::desc("CP token assignment: zigzag or none"),
+      llvm::cl::init("zigzag")};
 };
 
 /// Builds `seqpar-pipeline`: inlining, tosa to linalg/arith/tensor, CSE,
-/// seqpar-plan-tensor-parallel (tp), then the sequence-parallel pipeline on
-/// the TP axis when sp is set (and tp > 1).
+/// seqpar-plan-tensor-parallel (tp) on grid axis 0; with cp > 1 (grid
+/// [tp, cp]) seqpar-raise-attention and seqpar-context-parallel on axis 1;
+/// then the sequence-parallel pipeline on the TP axis when sp is set (and
+/// tp > 1).
 void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
 
 /// Registers every seqpar pass and the named pipelines (seqpar-opt, embedders).

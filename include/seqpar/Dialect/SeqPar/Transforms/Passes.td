@@ -144,7 +144,10 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     Option<"tp", "tp", "int64_t", /*default=*/"0",
            "TP size t (default: the size of the grid axis)">,
     Option<"gridName", "grid", "std::string", /*default=*/"\"grid\"",
-           "Grid symbol (created with shape [tp] when missing)">,
+           "Grid symbol (created with shape [tp], or [tp, cp], when missing)">,
+    Option<"cp", "cp", "int64_t", /*default=*/"1",
+           "Size of a second grid axis for context parallelism, used when "
+           "the pass creates the grid">,
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"0",
            "TP grid axis">
   ];
