@@ -245,8 +245,8 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
   SplitKind kind = zigzag ? SplitKind::zigzag : SplitKind::contiguous;
   for (BlockArgument arg : shardedArgs) {
     SeqDim seq = *analysis.getSeqDim(arg);
-    arg.setType(builder.localType(cast<RankedTensorType>(arg.getType()),
-                                  seq.dim));
+    arg.setType(
+        builder.localType(cast<RankedTensorType>(arg.getType()), seq.dim));
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
     if (!sharding)
       sharding = ShardingAttr::getReplicated(&getContext(), grid);
@@ -284,8 +284,8 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
     for (OpOperand *use : uses)
       use->set(global);
     ++gathered;
-    gatheredBytes += builder.gatherOrScatterBytes(
-        cast<RankedTensorType>(global.getType()));
+    gatheredBytes +=
+        builder.gatherOrScatterBytes(cast<RankedTensorType>(global.getType()));
     if (first != returnOp.getOperation())
       emitRemark(first->getLoc())
           << "context-parallel: all_gather before '" << first->getName()

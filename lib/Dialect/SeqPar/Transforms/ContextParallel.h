@@ -1,4 +1,5 @@
-//===- ContextParallel.h - distributed attention over the CP axis -*- C++ -*-===//
+//===- ContextParallel.h - distributed attention over the CP axis -*- C++
+//-*-===//
 //
 // The attention part of context parallelism (SPEC section 3.3): ring (pass-
 // KV), all-gather-KV and Ulysses attention of a seqpar.attention whose
@@ -34,7 +35,8 @@ struct DistributedAttentionStats {
 /// Why `op` cannot be distributed (empty when it can): query, key and value
 /// must all be in `sharded` with the sequence at dim 2 of [b, a, s, d]
 /// (`analysis`), the op unmasked (causal or not) and f32.
-std::string whyNotDistributable(AttentionOp op, const TokenWiseAnalysis &analysis,
+std::string whyNotDistributable(AttentionOp op,
+                                const TokenWiseAnalysis &analysis,
                                 const DenseSet<Value> &sharded);
 
 /// Ulysses splits heads over the CP axis: a and a_kv must be divisible by

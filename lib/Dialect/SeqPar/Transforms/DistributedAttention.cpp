@@ -85,7 +85,8 @@ public:
                    DistributedAttentionStats &stats)
       : op(op), shards(shards), stats(stats), b(op), loc(op.getLoc()),
         numRanks(shards.getNumRanks()),
-        localLen(cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2)) {}
+        localLen(
+            cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2)) {}
 
   Value ring();
   Value allGatherKV();
@@ -112,7 +113,9 @@ private:
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
-  DenseI16ArrayAttr axes() { return b.getDenseI16ArrayAttr({shards.getGridAxis()}); }
+  DenseI16ArrayAttr axes() {
+    return b.getDenseI16ArrayAttr({shards.getGridAxis()});
+  }
 
   AttentionOp op;
   SequenceShardBuilder &shards;
@@ -129,8 +132,8 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
                                                   Value k, Value v, Value qPos,
                                                   Value kvPos) {
   auto qType = cast<RankedTensorType>(q.getType());
-  auto lseType = RankedTensorType::get(qType.getShape().drop_back(),
-                                       ob.getF32Type());
+  auto lseType =
+      RankedTensorType::get(qType.getShape().drop_back(), ob.getF32Type());
   auto result = AttentionBlockOp::create(
       ob, loc, qType, lseType, q, k, v, qPos, kvPos, op.getScaleAttr(),
       op.getCausal() ? ob.getUnitAttr() : UnitAttr());
@@ -139,17 +142,16 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
 
 AttentionBuilder::Partial AttentionBuilder::merge(OpBuilder &ob, Partial a,
                                                   Partial c) {
-  auto merged = AttentionMergeOp::create(ob, loc, a.out.getType(),
-                                         a.lse.getType(), a.out, a.lse, c.out,
-                                         c.lse);
+  auto merged = AttentionMergeOp::create(
+      ob, loc, a.out.getType(), a.lse.getType(), a.out, a.lse, c.out, c.lse);
   return {merged.getOut(), merged.getLse()};
 }
 
 Value AttentionBuilder::positionsOf(Value rank) {
-  return shards.positionTensor(
-      b, loc, localLen, [&](OpBuilder &nb, Location nloc, Value i) {
-        return shards.globalToken(nb, nloc, rank, i);
-      });
+  return shards.positionTensor(b, loc, localLen,
+                               [&](OpBuilder &nb, Location nloc, Value i) {
+                                 return shards.globalToken(nb, nloc, rank, i);
+                               });
 }
 
 Value AttentionBuilder::positionsInRankOrder() {
@@ -231,8 +233,8 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
             auto type = cast<RankedTensorType>(into.getType());
             SmallVector<OpFoldResult> offsets(type.getRank(),
                                               ob.getIndexAttr(0));
-            SmallVector<OpFoldResult> sizes, strides(type.getRank(),
-                                                     ob.getIndexAttr(1));
+            SmallVector<OpFoldResult> sizes,
+                strides(type.getRank(), ob.getIndexAttr(1));
             for (int64_t extent :
                  cast<RankedTensorType>(part.getType()).getShape())
               sizes.push_back(ob.getIndexAttr(extent));
@@ -241,8 +243,8 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
                                                  sizes, strides)
                 .getResult();
           };
-          yield(ob, {insert(second.out, whole.out),
-                     insert(second.lse, whole.lse)});
+          yield(ob,
+                {insert(second.out, whole.out), insert(second.lse, whole.lse)});
         });
   }
   return merge(b, acc, {branch.getResult(0), branch.getResult(1)});
@@ -261,10 +263,9 @@ Value AttentionBuilder::ring() {
         auto type = cast<RankedTensorType>(input.getType());
         stats.bytesSent += bytesOf(input);
         ++stats.transfers;
-        return ShiftStartOp::create(b, loc,
-                                    RequestType::get(b.getContext(), type),
-                                    shards.getGrid(), axes(), input,
-                                    b.getI64IntegerAttr(1));
+        return ShiftStartOp::create(
+            b, loc, RequestType::get(b.getContext(), type), shards.getGrid(),
+            axes(), input, b.getI64IntegerAttr(1));
       };
       // K and V that are one value (MQA written with k = v) travel once.
       kRequest = shift(k);
@@ -276,7 +277,8 @@ Value AttentionBuilder::ring() {
     if (step + 1 < numRanks) {
       bool shared = v == k;
       k = WaitOp::create(b, loc, k.getType(), kRequest);
-      v = shared ? k : WaitOp::create(b, loc, v.getType(), vRequest).getResult();
+      v = shared ? k
+                 : WaitOp::create(b, loc, v.getType(), vRequest).getResult();
     }
   }
   return acc.out;
@@ -293,9 +295,9 @@ Value AttentionBuilder::allGatherKV() {
     SmallVector<int64_t> shape(type.getShape());
     shape[2] *= numRanks;
     // Rank order, not sequence order: the positions say which is which.
-    gathered.push_back(shard::AllGatherOp::create(
-        b, loc, type.clone(shape), shards.getGrid(), axes(), input,
-        b.getIndexAttr(2)));
+    gathered.push_back(shard::AllGatherOp::create(b, loc, type.clone(shape),
+                                                  shards.getGrid(), axes(),
+                                                  input, b.getIndexAttr(2)));
     stats.bytesSent += bytesOf(input) * (numRanks - 1);
     ++stats.transfers;
   }

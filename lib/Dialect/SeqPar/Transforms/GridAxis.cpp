@@ -29,17 +29,17 @@ LogicalResult mlir::seqpar::resolveGridAxis(func::FuncOp func,
           for (auto candidate : block.getOps<shard::GridOp>())
             grids.push_back(candidate);
     if (grids.size() != 1)
-      return emitError(loc) << "found " << grids.size()
-                            << " shard.grid ops; name the " << role
-                            << " grid with the 'grid' option";
+      return emitError(loc)
+             << "found " << grids.size() << " shard.grid ops; name the " << role
+             << " grid with the 'grid' option";
     gridOp = grids.front();
   }
   int64_t axisIndex = gridAxis;
   if (axisIndex < 0) {
     if (gridOp.getRank() != 1)
-      return emitError(loc)
-             << "grid @" << gridOp.getSymName() << " has " << gridOp.getRank()
-             << " axes; name the " << role << " axis with the 'grid-axis' option";
+      return emitError(loc) << "grid @" << gridOp.getSymName() << " has "
+                            << gridOp.getRank() << " axes; name the " << role
+                            << " axis with the 'grid-axis' option";
     axisIndex = 0;
   }
   if (axisIndex >= gridOp.getRank())

@@ -56,8 +56,8 @@ Value SequenceShardBuilder::tokenOffset(OpBuilder &b, int64_t inner) {
   return offset;
 }
 
-Value SequenceShardBuilder::globalToken(OpBuilder &b, Location loc,
-                                        Value rank, Value localToken) {
+Value SequenceShardBuilder::globalToken(OpBuilder &b, Location loc, Value rank,
+                                        Value localToken) {
   Value tokens = arith::ConstantIndexOp::create(b, loc, localSeqLen);
   if (!zigzag)
     return arith::AddIOp::create(
@@ -92,9 +92,8 @@ Value SequenceShardBuilder::positionTensor(
       .getResult(0);
 }
 
-Value SequenceShardBuilder::globalIndex(OpBuilder &b, Location loc,
-                                        Value local, int64_t outer,
-                                        int64_t inner) {
+Value SequenceShardBuilder::globalIndex(OpBuilder &b, Location loc, Value local,
+                                        int64_t outer, int64_t inner) {
   if (zigzag) {
     // Row of the flattened dim, token digit, and the part below it.
     Value row, within = local;
@@ -117,8 +116,7 @@ Value SequenceShardBuilder::globalIndex(OpBuilder &b, Location loc,
           b, loc, arith::MulIOp::create(b, loc, global, stride), rest);
     }
     if (outer > 1) {
-      Value globalRow =
-          arith::ConstantIndexOp::create(b, loc, seqLen * inner);
+      Value globalRow = arith::ConstantIndexOp::create(b, loc, seqLen * inner);
       global = arith::AddIOp::create(
           b, loc, arith::MulIOp::create(b, loc, row, globalRow), global);
     }
@@ -171,24 +169,23 @@ Value SequenceShardBuilder::mergeOuter(OpBuilder &b, Location loc, Value value,
   return tensor::CollapseShapeOp::create(b, loc, value, groups);
 }
 
-Value SequenceShardBuilder::padSequence(OpBuilder &b, Location loc,
-                                       Value value, int64_t axis,
-                                       int64_t inner) {
+Value SequenceShardBuilder::padSequence(OpBuilder &b, Location loc, Value value,
+                                        int64_t axis, int64_t inner) {
   if (!isPadded())
     return value;
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[axis] += (paddedSeqLen - seqLen) * inner;
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(type.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
   return tensor::createPadHighOp(type.clone(shape), value, zero,
                                  /*nofold=*/false, loc, b)
       .getResult();
 }
 
-Value SequenceShardBuilder::sliceAlong(OpBuilder &b, Location loc,
-                                      Value value, int64_t axis,
-                                      OpFoldResult offset, int64_t size) {
+Value SequenceShardBuilder::sliceAlong(OpBuilder &b, Location loc, Value value,
+                                       int64_t axis, OpFoldResult offset,
+                                       int64_t size) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(type.getRank(), b.getIndexAttr(1));
@@ -196,8 +193,7 @@ Value SequenceShardBuilder::sliceAlong(OpBuilder &b, Location loc,
     sizes.push_back(b.getIndexAttr(extent));
   offsets[axis] = offset;
   sizes[axis] = b.getIndexAttr(size);
-  return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes,
-                                        strides);
+  return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes, strides);
 }
 
 Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
@@ -257,8 +253,8 @@ Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
   SmallVector<int64_t> shape(sourceType.getShape());
   shape[axis] = shape[axis] / paddedSeqLen * localSeqLen;
   Value scattered = shard::ReduceScatterOp::create(
-      b, loc, sourceType.clone(shape), grid,
-      b.getDenseI16ArrayAttr({gridAxis}), source,
+      b, loc, sourceType.clone(shape), grid, b.getDenseI16ArrayAttr({gridAxis}),
+      source,
       shard::ReductionKindAttr::get(b.getContext(), shard::ReductionKind::Sum),
       b.getIndexAttr(axis));
   return outer > 1 ? mergeOuter(b, loc, scattered, seq.dim) : scattered;
@@ -307,8 +303,7 @@ Value SequenceShardBuilder::gatherChunks(OpBuilder &b, Location loc,
 }
 
 static int64_t tensorBytes(RankedTensorType type) {
-  return type.getNumElements() *
-         ((type.getElementTypeBitWidth() + 7) / 8);
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
 
 int64_t SequenceShardBuilder::allReduceBytes(RankedTensorType global) const {
