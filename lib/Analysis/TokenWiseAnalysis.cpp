@@ -220,6 +220,15 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   return info;
 }
 
+/// True when slice op `slice` (extract or insert) spans dim `dim` (of size
+/// `full`) whole: offset 0, size `full`, stride 1, all static.
+static bool spansWholeDim(OffsetSizeAndStrideOpInterface slice, int64_t dim,
+                          int64_t full) {
+  return getConstantIntValue(slice.getMixedOffsets()[dim]) == 0 &&
+         getConstantIntValue(slice.getMixedSizes()[dim]) == full &&
+         getConstantIntValue(slice.getMixedStrides()[dim]) == 1;
+}
+
 /// Maps the sequence digit (stride `inner`, extent `seqLen`) of a dim of
 /// size `size` onto the dims `sizes` it is expanded into. Returns the
 /// expanded dim (relative to the group) and its new inner stride.
@@ -272,6 +281,21 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
   TokenWiseInfo info;
   info.kind = Kind::TokenWise;
   info.operandDims.assign(op->getNumOperands(), -1);
+  // The first `count` operands (concat's inputs, insert_slice's source and
+  // destination) hold the sequence as `seq` where they hold it at all: they
+  // get its dim; else the reason for the first that does not.
+  auto sameSeqOperands = [&](SeqDim seq,
+                             unsigned count) -> std::optional<TokenWiseInfo> {
+    for (unsigned i = 0; i < count; ++i) {
+      std::optional<SeqDim> other = operandSeq(i);
+      if (other && !(*other == seq))
+        return notTokenWise(Kind::NotTokenWise,
+                            "operand #" + Twine(i) +
+                                " carries the sequence in another dim");
+      info.operandDims[i] = seq.dim;
+    }
+    return std::nullopt;
+  };
 
   // Elementwise ops on tensors (arith, math) and tosa's broadcasting
   // elementwise ops: every ranked operand of the result's rank lines up dim
@@ -346,14 +370,8 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         if (!operandSeq(0))
           return notTokenWise(Kind::Unknown, "sequence in a slice index");
         SeqDim seq = *operandSeq(0);
-        auto srcType = slice.getSourceType();
-        std::optional<int64_t> offset =
-            getConstantIntValue(slice.getMixedOffsets()[seq.dim]);
-        std::optional<int64_t> size =
-            getConstantIntValue(slice.getMixedSizes()[seq.dim]);
-        std::optional<int64_t> stride =
-            getConstantIntValue(slice.getMixedStrides()[seq.dim]);
-        if (offset != 0 || stride != 1 || size != srcType.getDimSize(seq.dim))
+        if (!spansWholeDim(slice, seq.dim,
+                           slice.getSourceType().getDimSize(seq.dim)))
           return notTokenWise(Kind::NotTokenWise,
                               "slices the sequence dim " + Twine(seq.dim));
         llvm::SmallBitVector dropped = slice.getDroppedDims();
@@ -364,6 +382,25 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         setSeqDim(slice.getResult(), SeqDim{resultDim, seq.inner});
         return info;
       })
+      .Case<tensor::InsertSliceOp>([&](tensor::InsertSliceOp insert) {
+        // Token-wise when the slice spans the whole sequence dim of a
+        // destination of the same rank (tosa.concat on another dim lowers
+        // to such inserts).
+        std::optional<SeqDim> seq =
+            operandSeq(1) ? operandSeq(1) : operandSeq(0);
+        if (!seq)
+          return notTokenWise(Kind::Unknown, "sequence in a slice index");
+        RankedTensorType destType = insert.getDestType();
+        if (insert.getSourceType().getRank() != destType.getRank() ||
+            !spansWholeDim(insert, seq->dim, destType.getDimSize(seq->dim)))
+          return notTokenWise(Kind::NotTokenWise,
+                              "inserts a part of the sequence dim " +
+                                  Twine(seq->dim));
+        if (std::optional<TokenWiseInfo> bad = sameSeqOperands(*seq, 2))
+          return *bad;
+        setSeqDim(insert.getResult(), *seq);
+        return info;
+      })
       .Case<tensor::ConcatOp>([&](tensor::ConcatOp concat) {
         std::optional<SeqDim> seq;
         for (unsigned i = 0; i < op->getNumOperands() && !seq; ++i)
@@ -371,14 +408,9 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         if (static_cast<int64_t>(concat.getDim()) == seq->dim)
           return notTokenWise(Kind::NotTokenWise,
                               "concatenates along the sequence dim");
-        for (unsigned i = 0; i < op->getNumOperands(); ++i) {
-          std::optional<SeqDim> other = operandSeq(i);
-          if (other && !(*other == *seq))
-            return notTokenWise(Kind::NotTokenWise,
-                                "operand #" + Twine(i) +
-                                    " carries the sequence in another dim");
-          info.operandDims[i] = seq->dim;
-        }
+        if (std::optional<TokenWiseInfo> bad =
+                sameSeqOperands(*seq, op->getNumOperands()))
+          return *bad;
         setSeqDim(concat.getResult(), *seq);
         return info;
       })

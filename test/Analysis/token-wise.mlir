@@ -235,3 +235,22 @@ func.func @extract(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %i: index) -
   %e = tensor.extract %x[%i, %i] : tensor<8x16xf32>
   return %e : f32
 }
+
+// -----
+
+// Tests inserts (tosa.concat on the feature dim lowers to them): a slice
+// spanning the whole sequence is token-wise, one covering part of it is not.
+
+func.func @inserts(%x: tensor<2x8x16xf32> {seqpar.seq_dim = 1 : i64}) -> (tensor<2x8x32xf32>, tensor<2x16x16xf32>) {
+  // expected-remark @below {{no sequence dim}}
+  %e = tensor.empty() : tensor<2x8x32xf32>
+  // expected-remark @below {{token-wise along dim 1}}
+  %lo = tensor.insert_slice %x into %e[0, 0, 0] [2, 8, 16] [1, 1, 1] : tensor<2x8x16xf32> into tensor<2x8x32xf32>
+  // expected-remark @below {{token-wise along dim 1}}
+  %both = tensor.insert_slice %x into %lo[0, 0, 16] [2, 8, 16] [1, 1, 1] : tensor<2x8x16xf32> into tensor<2x8x32xf32>
+  // expected-remark @below {{no sequence dim}}
+  %e2 = tensor.empty() : tensor<2x16x16xf32>
+  // expected-remark @below {{not token-wise: inserts a part of the sequence dim 1}}
+  %half = tensor.insert_slice %x into %e2[0, 0, 0] [2, 8, 16] [1, 1, 1] : tensor<2x8x16xf32> into tensor<2x16x16xf32>
+  return %both, %half : tensor<2x8x32xf32>, tensor<2x16x16xf32>
+}

@@ -102,11 +102,21 @@ func.func @head_dim_differs(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x4xf32>) ->
 
 // -----
 
-func.func @block_f16(%q: tensor<1x2x4x8xf16>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf16> {
-  // expected-error @+1 {{is f32 only for now, got 'tensor<1x2x4x8xf16>'}}
+// A block's partial output is f32 whatever its inputs (the merge is f32).
+func.func @block_f16_out(%q: tensor<1x2x4x8xf16>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf16> {
+  // expected-error @+1 {{result 'tensor<1x2x4x8xf16>' must be 'tensor<1x2x4x8xf32>'}}
   %o, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
       : tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf16>, tensor<1x2x4xf32>
   return %o : tensor<1x2x4x8xf16>
+}
+
+// -----
+
+func.func @block_f64(%q: tensor<1x2x4x8xf64>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{takes f32, f16 or bf16 query, key and value, got 'tensor<1x2x4x8xf64>'}}
+  %o, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf64>, tensor<1x2x4x8xf64>, tensor<1x2x4x8xf64>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
+  return %o : tensor<1x2x4x8xf32>
 }
 
 // -----

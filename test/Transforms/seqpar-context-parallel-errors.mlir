@@ -64,3 +64,13 @@ module {
     return %x : tensor<4x4xf32>
   }
 }
+
+// -----
+
+// An argument already split over the CP axis (a per-rank program): left
+// alone rather than split twice.
+shard.grid @grid(shape = 2)
+func.func @already(%x: tensor<1x4x4x4xf32> {seqpar.seq_dim = 2 : i64, seqpar.sharding = #seqpar.sharding<@grid, [[], [], [0]]>}) -> tensor<1x4x4x4xf32> {
+  // expected-remark @-1 {{context-parallel: skipped, argument #0 is already split along its sequence dim or over grid axis 0}}
+  return %x : tensor<1x4x4x4xf32>
+}

@@ -147,3 +147,36 @@ func.func @not_a_matmul(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4
   }
   return
 }
+
+// -----
+
+// Tests that attention's contraction over [b, a] heads (two batch loops, as
+// seqpar-decompose-attention writes Q.K^T) loops over b * a = 6 matrices of
+// 4 x 8 (stride 32 elements), K transposed; a C laid out [a, b] cannot merge
+// its batch loops and stays for the loop lowering.
+
+#q = affine_map<(b, h, i, j, e) -> (b, h, i, e)>
+#k = affine_map<(b, h, i, j, e) -> (b, h, j, e)>
+#s = affine_map<(b, h, i, j, e) -> (b, h, i, j)>
+#st = affine_map<(b, h, i, j, e) -> (h, b, i, j)>
+// CHECK-LABEL: func.func @heads
+func.func @heads(%q: memref<2x3x4x8xf32>, %k: memref<2x3x4x8xf32>, %s: memref<2x3x4x4xf32>, %st: memref<3x2x4x4xf32>) {
+  // CHECK: %[[B:.+]] = arith.constant 6 : index
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %[[B]] step
+  // CHECK: arith.constant 32 : i64
+  // CHECK: llvm.call @cblas_sgemm
+  // CHECK: linalg.generic
+  linalg.generic {indexing_maps = [#q, #k, #s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x3x4x8xf32>, memref<2x3x4x8xf32>) outs(%s : memref<2x3x4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#q, #k, #st], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x3x4x8xf32>, memref<2x3x4x8xf32>) outs(%st : memref<3x2x4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -77,7 +77,9 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     referenceFile("reference",
                   cl::desc("Single-device program to compare the outputs "
-                           "with (run on rank 0 on the same global inputs)"));
+                           "with (run on rank 0 on the same global inputs; "
+                           "an f32 reference of an f16/bf16 program gets "
+                           "them widened)"));
 static cl::opt<double>
     tolerance("tol", cl::init(-1),
               cl::desc("Error bound (default 1e-5 for f32, 2e-2 for f16/bf16)"));
@@ -573,6 +575,18 @@ npy::Array assemble(const npy::Array &local, const ValueInfo &info,
   return global;
 }
 
+bool isHalf(npy::DType dtype) {
+  return dtype == npy::DType::F16 || dtype == npy::DType::BF16;
+}
+
+/// `array`'s values as `dtype` (exact when widening f16/bf16 to f32).
+npy::Array converted(const npy::Array &array, npy::DType dtype) {
+  npy::Array result = makeArray(dtype, array.shape);
+  for (int64_t i = 0, e = array.numElements(); i < e; ++i)
+    npy::setElement(result, i, npy::getElement(array, i));
+  return result;
+}
+
 double defaultTolerance(npy::DType dtype) {
   return dtype == npy::DType::F32 ? 1e-5 : (dtype == npy::DType::I32 ||
                                             dtype == npy::DType::I64)
@@ -591,18 +605,25 @@ int compareWithReference(MLIRContext &ctx, std::vector<npy::Array> &globals,
     fail(referenceFile + ": @" + entryName + " takes " +
          std::to_string(f.getNumArguments()) + " arguments, the per-rank "
          "program " + std::to_string(globals.size()));
+  // The reference may take f32 where the program takes f16/bf16 (a
+  // higher-precision reference): it gets the same values, widened exactly.
+  std::vector<npy::Array> refInputs;
   for (auto [i, type] : llvm::enumerate(f.getArgumentTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     FailureOr<npy::DType> dtype =
         tensor ? getDType(tensor.getElementType())
                : FailureOr<npy::DType>(failure());
-    if (!tensor || failed(dtype) || *dtype != globals[i].dtype ||
+    bool widened = succeeded(dtype) && *dtype == npy::DType::F32 &&
+                   isHalf(globals[i].dtype);
+    if (!tensor || failed(dtype) || (*dtype != globals[i].dtype && !widened) ||
         ArrayRef<int64_t>(tensor.getShape()) !=
             ArrayRef<int64_t>(globals[i].shape))
       fail(referenceFile + ": argument #" + std::to_string(i) + " has type " +
            typeString(type) + " but the global input is " +
            npy::dtypeName(globals[i].dtype) + " " +
-           shapeString(globals[i].shape));
+           shapeString(globals[i].shape) +
+           " (an f32 reference may take f16/bf16 inputs)");
+    refInputs.push_back(widened ? converted(globals[i], *dtype) : globals[i]);
   }
   if (f.getNumResults() != outputs.size())
     fail(referenceFile + ": @" + entryName + " returns " +
@@ -626,12 +647,13 @@ int compareWithReference(MLIRContext &ctx, std::vector<npy::Array> &globals,
     refOutputs.push_back(makeArray(*dtype, tensor.getShape()));
   }
   auto engine = compile(*ref.module, f);
-  invoke(*engine, globals, refOutputs);
+  invoke(*engine, refInputs, refOutputs);
 
   bool ok = true;
   for (size_t k = 0; k < outputs.size(); ++k) {
     const npy::Array &out = outputs[k], &want = refOutputs[k];
-    if (out.shape != want.shape || out.dtype != want.dtype)
+    bool widened = want.dtype == npy::DType::F32 && isHalf(out.dtype);
+    if (out.shape != want.shape || (out.dtype != want.dtype && !widened))
       fail("output " + std::to_string(k) + ": the program gives " +
            npy::dtypeName(out.dtype) + " " + shapeString(out.shape) +
            ", the reference " + npy::dtypeName(want.dtype) + " " +

@@ -41,9 +41,11 @@ LogicalResult DropoutOp::verify() {
 
 /// Checks query/key/value/result of an attention op ([b, a, s, d],
 /// [b, a_kv, s_kv, d] twice, result = query's type).
+/// Shapes and types shared by the attention ops; the result has the query's
+/// shape, and its type (or f32 when `f32Result`: a block's partial output).
 static LogicalResult verifyAttentionOperands(Operation *op, Value query,
                                              Value key, Value value,
-                                             Value result) {
+                                             Value result, bool f32Result) {
   auto emitOpError = [&]() { return op->emitOpError(); };
   auto q = cast<RankedTensorType>(query.getType());
   auto k = cast<RankedTensorType>(key.getType());
@@ -56,16 +58,18 @@ static LogicalResult verifyAttentionOperands(Operation *op, Value query,
     if (type.getRank() != 4 || !type.hasStaticShape())
       return emitOpError() << name << " must be a static rank-4 tensor "
                            << "[b, heads, seq, head_dim], got " << type;
-    if (type.getElementType() != q.getElementType() ||
-        !isa<FloatType>(type.getElementType()))
+    if (type != out && (type.getElementType() != q.getElementType() ||
+                        !isa<FloatType>(type.getElementType())))
       return emitOpError() << name << " must have query's floating-point "
                            << "element type, got " << type;
   }
   if (k.getShape() != v.getShape())
     return emitOpError() << "key " << k << " and value " << v
                          << " must have the same shape";
-  if (out != q)
-    return emitOpError() << "result " << out << " must have query's type " << q;
+  RankedTensorType want =
+      f32Result ? q.clone(Float32Type::get(op->getContext())) : q;
+  if (out != want)
+    return emitOpError() << "result " << out << " must be " << want;
   int64_t heads = q.getDimSize(1), kvHeads = k.getDimSize(1);
   if (q.getDimSize(0) != k.getDimSize(0) || q.getDimSize(3) != k.getDimSize(3))
     return emitOpError() << "query " << q << " and key " << k
@@ -78,7 +82,7 @@ static LogicalResult verifyAttentionOperands(Operation *op, Value query,
 
 LogicalResult AttentionOp::verify() {
   if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
-                                     getResult())))
+                                     getResult(), /*f32Result=*/false)))
     return failure();
   auto q = cast<RankedTensorType>(getQuery().getType());
   auto k = cast<RankedTensorType>(getKey().getType());
@@ -110,12 +114,14 @@ static bool isLseTypeOf(Type lse, RankedTensorType out) {
 
 LogicalResult AttentionBlockOp::verify() {
   if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
-                                     getOut())))
+                                     getOut(), /*f32Result=*/true)))
     return failure();
   auto q = cast<RankedTensorType>(getQuery().getType());
   auto k = cast<RankedTensorType>(getKey().getType());
-  if (!q.getElementType().isF32())
-    return emitOpError() << "is f32 only for now, got " << q;
+  if (!q.getElementType().isF32() && !q.getElementType().isBF16() &&
+      !q.getElementType().isF16())
+    return emitOpError() << "takes f32, f16 or bf16 query, key and value, got "
+                         << q;
   auto checkPositions = [&](Value positions, int64_t size,
                             StringRef name) -> LogicalResult {
     auto t = dyn_cast<RankedTensorType>(positions.getType());

@@ -1,56 +1,65 @@
-//===- CausalMask.cpp - is an additive mask the causal mask? --------------===//
+//===- CausalMask.cpp - is an attention mask the causal mask? -------------===//
 //
-// Symbolic evaluation of one mask element at coordinates (d0, d1, d2, d3):
-// each scalar becomes a small expression tree whose leaves are constants and
-// affine expressions of the coordinates (positions from linalg.index, moved
-// through indexing maps and reshapes). The causal mask evaluates to
-// select(cmp(d3, d2), 0, -big) (or an equivalent arrangement).
+// Symbolic evaluation of one mask element: each scalar becomes a small
+// expression tree whose leaves are constants, affine expressions of the
+// caller's dims (positions from linalg.index, moved through indexing maps and
+// data movement, see ElementTrace.h) and elements of constant tables. The
+// causal mask evaluates to select(key <= query, 0, negative) in some
+// equivalent arrangement, or to a table holding that pattern.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CausalMask.h"
+#include "ElementTrace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
 #include <memory>
 
 using namespace mlir;
+using namespace mlir::seqpar;
 
 namespace {
 
 /// A symbolic scalar.
 struct Sym {
-  enum Kind { Float, Position, Compare, Select } kind;
+  enum Kind { Float, Position, Compare, Select, Table } kind;
   double value = 0;                 // Float
   AffineExpr position;              // Position (integer)
   arith::CmpIPredicate predicate{}; // Compare
   std::shared_ptr<Sym> a, b, c;     // Compare (a, b), Select (a ? b : c)
+  DenseElementsAttr table;          // Table: element at `coords`
+  SmallVector<AffineExpr> coords;
 };
 using SymPtr = std::shared_ptr<Sym>;
 
-SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, int depth);
+SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
+                  int depth);
 
-/// Evaluates scalar `v` inside `generic`'s body, whose loops are at `loops`.
-SymPtr evalScalar(Value v, linalg::GenericOp generic,
-                  ArrayRef<AffineExpr> loops, int depth) {
+/// index, or an integer of at least 32 bits: holds any token position.
+bool holdsPositions(Type type) {
+  return type.isIndex() ||
+         (type.isInteger() && type.getIntOrFloatBitWidth() >= 32);
+}
+
+/// Evaluates scalar `v` inside `op`'s body, whose loops are at `loops`.
+SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
+                  unsigned numDims, int depth) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (arg.getOwner() != generic.getBody() ||
-        arg.getArgNumber() >= generic.getNumDpsInputs())
+    if (arg.getOwner() != op.getBlock() ||
+        arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
       return nullptr;
-    OpOperand *input = generic.getDpsInputOperand(arg.getArgNumber());
-    AffineMap map = generic.getMatchingIndexingMap(input);
-    SmallVector<AffineExpr> coords;
-    for (AffineExpr e : map.getResults())
-      coords.push_back(e.replaceDims(loops));
+    OpOperand *input = op.getDpsInputOperand(arg.getArgNumber());
     if (!isa<RankedTensorType>(input->get().getType()))
       return nullptr;
-    return evalTensor(input->get(), coords, depth + 1);
+    SmallVector<AffineExpr> coords;
+    for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
+      coords.push_back(e.replaceDims(loops));
+    return evalTensor(input->get(), coords, numDims, depth + 1);
   }
-  Operation *op = v.getDefiningOp();
-  if (!op)
+  Operation *def = v.getDefiningOp();
+  if (!def)
     return nullptr;
   FloatAttr f;
   IntegerAttr i;
@@ -59,134 +68,176 @@ SymPtr evalScalar(Value v, linalg::GenericOp generic,
   if (matchPattern(v, m_Constant(&i)))
     return std::make_shared<Sym>(Sym{
         Sym::Position, 0, getAffineConstantExpr(i.getInt(), v.getContext())});
-  if (auto index = dyn_cast<linalg::IndexOp>(op))
+  if (auto index = dyn_cast<linalg::IndexOp>(def))
     return index.getDim() < loops.size()
                ? std::make_shared<Sym>(
                      Sym{Sym::Position, 0, loops[index.getDim()]})
                : nullptr;
-  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncFOp,
-          arith::ExtFOp>(op))
-    return evalScalar(op->getOperand(0), generic, loops, depth);
-  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+  // Casts keep a position only when no bits are lost (i1 or i4 positions
+  // wrap: j % 2 <= i % 2 is not causal).
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return holdsPositions(def->getOperand(0).getType()) &&
+                   holdsPositions(def->getResult(0).getType())
+               ? evalScalar(def->getOperand(0), op, loops, numDims, depth)
+               : nullptr;
+  if (isa<arith::TruncFOp, arith::ExtFOp>(def))
+    return evalScalar(def->getOperand(0), op, loops, numDims, depth);
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
     auto s = std::make_shared<Sym>(Sym{Sym::Compare});
     s->predicate = cmp.getPredicate();
-    s->a = evalScalar(cmp.getLhs(), generic, loops, depth);
-    s->b = evalScalar(cmp.getRhs(), generic, loops, depth);
+    s->a = evalScalar(cmp.getLhs(), op, loops, numDims, depth);
+    s->b = evalScalar(cmp.getRhs(), op, loops, numDims, depth);
     return s->a && s->b ? s : nullptr;
   }
-  if (auto select = dyn_cast<arith::SelectOp>(op)) {
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
     auto s = std::make_shared<Sym>(Sym{Sym::Select});
-    s->a = evalScalar(select.getCondition(), generic, loops, depth);
-    s->b = evalScalar(select.getTrueValue(), generic, loops, depth);
-    s->c = evalScalar(select.getFalseValue(), generic, loops, depth);
+    s->a = evalScalar(select.getCondition(), op, loops, numDims, depth);
+    s->b = evalScalar(select.getTrueValue(), op, loops, numDims, depth);
+    s->c = evalScalar(select.getFalseValue(), op, loops, numDims, depth);
     return s->a && s->b && s->c ? s : nullptr;
   }
   return nullptr;
 }
 
 /// Evaluates element `coords` of tensor `v`.
-SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, int depth) {
+SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
+                  int depth) {
   if (depth > 32)
     return nullptr;
-  MLIRContext *ctx = v.getContext();
-  Operation *op = v.getDefiningOp();
-  if (!op)
+  TracedElement source = traceElement(v, coords, numDims).back();
+  v = source.value;
+  Operation *def = v.getDefiningOp();
+  if (!def)
     return nullptr; // a function argument: data, not provably causal
   DenseElementsAttr dense;
-  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat()) {
-    Attribute splat = dense.getSplatValue<Attribute>();
-    if (auto f = dyn_cast<FloatAttr>(splat))
-      return std::make_shared<Sym>(Sym{Sym::Float, f.getValueAsDouble()});
-    return nullptr;
-  }
-  if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-    // The output map must be a permutation so loops follow from coords.
-    AffineMap out = generic.getIndexingMapsArray().back();
-    if (generic.getNumResults() != 1 || generic.getNumReductionLoops() != 0 ||
-        !out.isPermutation())
+  if (matchPattern(v, m_Constant(&dense))) {
+    if (!isa<FloatType>(dense.getElementType()))
       return nullptr;
-    SmallVector<AffineExpr> loops(generic.getNumLoops());
-    for (auto [pos, expr] : llvm::enumerate(out.getResults()))
-      loops[cast<AffineDimExpr>(expr).getPosition()] = coords[pos];
-    return evalScalar(generic.getBody()->getTerminator()->getOperand(0),
-                      generic, loops, depth);
+    if (dense.isSplat())
+      return std::make_shared<Sym>(
+          Sym{Sym::Float, dense.getSplatValue<APFloat>().convertToDouble()});
+    auto s = std::make_shared<Sym>(Sym{Sym::Table});
+    s->table = dense;
+    s->coords = source.coords;
+    return s;
   }
-  auto type = cast<RankedTensorType>(v.getType());
-  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
-    // Source dim g = row-major linearisation of its group's coordinates.
-    SmallVector<AffineExpr> src;
-    for (ReassociationIndices group : expand.getReassociationIndices()) {
-      AffineExpr e = getAffineConstantExpr(0, ctx);
-      for (int64_t d : group)
-        e = e * type.getDimSize(d) + coords[d];
-      src.push_back(e);
-    }
-    return evalTensor(expand.getSrc(), src, depth + 1);
-  }
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    RankedTensorType srcType = collapse.getSrcType();
-    SmallVector<AffineExpr> src(srcType.getRank());
-    for (auto [g, group] :
-         llvm::enumerate(collapse.getReassociationIndices())) {
-      AffineExpr rest = coords[g];
-      for (int64_t k = group.size() - 1; k >= 0; --k) {
-        int64_t size = srcType.getDimSize(group[k]);
-        src[group[k]] = k == 0 ? rest : rest % size;
-        rest = rest.floorDiv(size);
-      }
-    }
-    return evalTensor(collapse.getSrc(), src, depth + 1);
-  }
-  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op)) {
-    SmallVector<AffineExpr> src;
-    for (auto [d, e] : llvm::enumerate(coords))
-      if (!llvm::is_contained(broadcast.getDimensions(), int64_t(d)))
-        src.push_back(e);
-    return evalTensor(broadcast.getInput(), src, depth + 1);
-  }
-  return nullptr;
+  auto op = dyn_cast<linalg::LinalgOp>(def);
+  // The output map must be a permutation so loops follow from coords.
+  if (!op || op->getNumResults() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.getIndexingMapsArray().back().isPermutation())
+    return nullptr;
+  AffineMap out = op.getIndexingMapsArray().back();
+  SmallVector<AffineExpr> loops(op.getNumLoops());
+  for (auto [pos, expr] : llvm::enumerate(out.getResults()))
+    loops[cast<AffineDimExpr>(expr).getPosition()] = source.coords[pos];
+  return evalScalar(op.getBlock()->getTerminator()->getOperand(0), op, loops,
+                    numDims, depth);
 }
 
-/// `expr` simplified equals dim `dim` of the mask coordinates.
-bool isCoord(const SymPtr &s, unsigned dim) {
-  return s && s->kind == Sym::Position &&
-         simplifyAffineExpr(s->position, 4, 0) ==
-             getAffineDimExpr(dim, s->position.getContext());
+bool isExpr(const SymPtr &s, AffineExpr want, ArrayRef<int64_t> dimSizes) {
+  return s && s->kind == Sym::Position && sameExpr(s->position, want, dimSizes);
 }
 
-bool isFloat(const SymPtr &s, bool zero) {
-  if (!s || s->kind != Sym::Float)
+/// key <= query (true), key > query (false), or neither.
+std::optional<bool> visibleWhenTrue(const SymPtr &cmp, AffineExpr query,
+                                    AffineExpr key,
+                                    ArrayRef<int64_t> dimSizes) {
+  if (!cmp || cmp->kind != Sym::Compare)
+    return std::nullopt;
+  using P = arith::CmpIPredicate;
+  P p = cmp->predicate;
+  bool keyFirst =
+      isExpr(cmp->a, key, dimSizes) && isExpr(cmp->b, query, dimSizes);
+  bool queryFirst =
+      isExpr(cmp->a, query, dimSizes) && isExpr(cmp->b, key, dimSizes);
+  if ((keyFirst && (p == P::sle || p == P::ule)) ||
+      (queryFirst && (p == P::sge || p == P::uge)))
+    return true;
+  if ((keyFirst && (p == P::sgt || p == P::ugt)) ||
+      (queryFirst && (p == P::slt || p == P::ult)))
     return false;
-  return zero ? s->value == 0.0 : s->value <= -1e30;
+  return std::nullopt;
+}
+
+/// A constant table holding 0 at key <= query and negatives elsewhere: its
+/// largest negative, read at every point of the dims its coords use.
+std::optional<double> causalTable(const Sym &t, AffineExpr query,
+                                  AffineExpr key, ArrayRef<int64_t> dimSizes) {
+  MLIRContext *ctx = query.getContext();
+  auto type = cast<ShapedType>(t.table.getType());
+  SmallVector<unsigned> used;
+  int64_t points = 1;
+  for (unsigned d = 0; d < dimSizes.size(); ++d) {
+    bool uses = query.isFunctionOfDim(d) || key.isFunctionOfDim(d) ||
+                llvm::any_of(t.coords, [&](AffineExpr e) {
+                  return e.isFunctionOfDim(d);
+                });
+    if (!uses)
+      continue;
+    used.push_back(d);
+    points *= dimSizes[d];
+    if (dimSizes[d] <= 0 || points > (int64_t(1) << 22))
+      return std::nullopt;
+  }
+  auto values = t.table.getValues<APFloat>();
+  std::optional<double> masked;
+  SmallVector<AffineExpr> at(dimSizes.size(), getAffineConstantExpr(0, ctx));
+  auto eval = [&](AffineExpr e) -> std::optional<int64_t> {
+    auto c = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(e.replaceDims(at), 0, 1));
+    return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
+  };
+  for (int64_t p = 0; p < points; ++p) {
+    int64_t rest = p;
+    for (unsigned d : used) {
+      at[d] = getAffineConstantExpr(rest % dimSizes[d], ctx);
+      rest /= dimSizes[d];
+    }
+    int64_t linear = 0;
+    for (auto [d, e] : llvm::enumerate(t.coords)) {
+      std::optional<int64_t> x = eval(e);
+      if (!x || *x < 0 || *x >= type.getDimSize(d))
+        return std::nullopt;
+      linear = linear * type.getDimSize(d) + *x;
+    }
+    std::optional<int64_t> q = eval(query), k = eval(key);
+    if (!q || !k)
+      return std::nullopt;
+    double v = values[linear].convertToDouble();
+    if (*k <= *q ? v != 0.0 : !(v < 0.0))
+      return std::nullopt;
+    if (*k > *q)
+      masked = masked ? std::max(*masked, v) : v;
+  }
+  return masked;
 }
 
 } // namespace
 
-bool mlir::seqpar::isCausalMask(Value mask) {
-  auto type = dyn_cast<RankedTensorType>(mask.getType());
-  if (!type || type.getRank() != 4)
-    return false;
-  MLIRContext *ctx = mask.getContext();
-  SmallVector<AffineExpr> coords;
-  for (unsigned d = 0; d < 4; ++d)
-    coords.push_back(type.getDimSize(d) == 1 ? getAffineConstantExpr(0, ctx)
-                                             : getAffineDimExpr(d, ctx));
-  SymPtr s = evalTensor(mask, coords, 0);
-  if (!s || s->kind != Sym::Select || !s->a || s->a->kind != Sym::Compare)
-    return false;
-  // visible(i = d2, j = d3): j <= i, written either way round.
-  using P = arith::CmpIPredicate;
-  const SymPtr &lhs = s->a->a, &rhs = s->a->b;
-  P p = s->a->predicate;
-  bool jFirst = isCoord(lhs, 3) && isCoord(rhs, 2);
-  bool iFirst = isCoord(lhs, 2) && isCoord(rhs, 3);
-  bool visibleWhenTrue = (jFirst && (p == P::sle || p == P::ule)) ||
-                         (iFirst && (p == P::sge || p == P::uge));
-  bool hiddenWhenTrue = (jFirst && (p == P::sgt || p == P::ugt)) ||
-                        (iFirst && (p == P::slt || p == P::ult));
-  if (visibleWhenTrue)
-    return isFloat(s->b, true) && isFloat(s->c, false);
-  if (hiddenWhenTrue)
-    return isFloat(s->b, false) && isFloat(s->c, true);
-  return false;
+std::optional<double> seqpar::causalMaskValue(Value mask,
+                                              ArrayRef<AffineExpr> coords,
+                                              AffineExpr query, AffineExpr key,
+                                              ArrayRef<int64_t> dimSizes) {
+  SymPtr s = evalTensor(mask, coords, dimSizes.size(), 0);
+  if (s && s->kind == Sym::Table)
+    return causalTable(*s, query, key, dimSizes);
+  if (!s || s->kind != Sym::Select)
+    return std::nullopt;
+  std::optional<bool> visible = visibleWhenTrue(s->a, query, key, dimSizes);
+  if (!visible)
+    return std::nullopt;
+  const SymPtr &shown = *visible ? s->b : s->c;
+  const SymPtr &hidden = *visible ? s->c : s->b;
+  if (!shown || shown->kind != Sym::Float || shown->value != 0.0 || !hidden ||
+      hidden->kind != Sym::Float || !(hidden->value < 0.0))
+    return std::nullopt;
+  return hidden->value;
+}
+
+std::optional<bool> seqpar::causalCondition(Value cond, linalg::LinalgOp op,
+                                            ArrayRef<AffineExpr> loops,
+                                            AffineExpr query, AffineExpr key,
+                                            ArrayRef<int64_t> dimSizes) {
+  return visibleWhenTrue(evalScalar(cond, op, loops, dimSizes.size(), 0), query,
+                         key, dimSizes);
 }

@@ -1,19 +1,39 @@
-//===- CausalMask.h - is an additive mask the causal mask? ------*- C++ -*-===//
+//===- CausalMask.h - is an attention mask the causal mask? -----*- C++ -*-===//
 
 #ifndef SEQPAR_LIB_TRANSFORMS_CAUSALMASK_H
 #define SEQPAR_LIB_TRANSFORMS_CAUSALMASK_H
 
-#include "mlir/IR/Value.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/AffineExpr.h"
+
+#include <optional>
 
 namespace mlir::seqpar {
 
-/// True when the rank-4 additive attention mask `mask` ([b|1, a|1, s, t]) is
-/// provably the causal mask: element [.., i, j] is 0 when j <= i and a large
-/// negative number (<= -1e30, or -inf) otherwise. Proven by evaluating the
-/// ops that build it symbolically in the mask's coordinates (exporters build
-/// it from linalg.index iotas, comparisons, broadcasts, reshapes and a
-/// select); anything else (an argument, data-dependent values) is not.
-bool isCausalMask(Value mask);
+/// Where an additive mask is the causal mask, the value it adds to hidden
+/// logits (the largest of them when they differ; -inf for -inf).
+///
+/// `coords` are the mask element read for logit (query, key), as affine
+/// expressions of dims with sizes `dimSizes`; `query` and `key` are the
+/// position exprs. The element is evaluated symbolically through the ops
+/// that build it (linalg.index iotas, comparisons, selects, constants,
+/// reshapes and broadcasts; exporters' constant tables are read element by
+/// element, up to 2^22 of them). It must be 0 where key <= query and a
+/// negative number elsewhere; anything else (an argument, data-dependent
+/// values) gives nullopt. Whether that negative number hides the logit as
+/// -inf does is the caller's decision.
+std::optional<double> causalMaskValue(Value mask, ArrayRef<AffineExpr> coords,
+                                      AffineExpr query, AffineExpr key,
+                                      ArrayRef<int64_t> dimSizes);
+
+/// For a condition `cond` computed in `op`'s body whose loops are at `loops`
+/// (exprs of the dims of `dimSizes`): true when it is key <= query (written
+/// either way round, signed or not), false when it is key > query, nullopt
+/// when it is neither.
+std::optional<bool> causalCondition(Value cond, linalg::LinalgOp op,
+                                    ArrayRef<AffineExpr> loops,
+                                    AffineExpr query, AffineExpr key,
+                                    ArrayRef<int64_t> dimSizes);
 
 } // namespace mlir::seqpar
 

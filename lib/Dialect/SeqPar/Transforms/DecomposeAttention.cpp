@@ -29,7 +29,13 @@ Value zeros(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Type elem) {
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
 }
 
-/// out[d0..d3] += lhs * rhs over loop d4, with the given operand maps.
+/// `x` in `type`, extended when narrower (f16/bf16 data, f32 arithmetic).
+Value widen(OpBuilder &b, Location loc, Value x, Type type) {
+  return x.getType() == type ? x : arith::ExtFOp::create(b, loc, type, x);
+}
+
+/// out[d0..d3] += lhs * rhs over loop d4, with the given operand maps; the
+/// products are taken in the output's (accumulator's) element type.
 Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
                AffineMap lhsMap, AffineMap rhsMap, AffineMap outMap) {
   SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
@@ -38,7 +44,10 @@ Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
              b, loc, init.getType(), ValueRange{lhs, rhs}, ValueRange{init},
              ArrayRef<AffineMap>{lhsMap, rhsMap, outMap}, iterators,
              [](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value mul = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+               Type acc = args[2].getType();
+               Value mul = arith::MulFOp::create(nb, nloc,
+                                                 widen(nb, nloc, args[0], acc),
+                                                 widen(nb, nloc, args[1], acc));
                Value add = arith::AddFOp::create(nb, nloc, args[2], mul);
                linalg::YieldOp::create(nb, nloc, add);
              })
@@ -49,6 +58,7 @@ Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
 /// [b, a_kv, t, d], reading KV head h / r (r = a / a_kv, never repeated):
 /// with `keys`, scores[b, h, i, j] = sum_e lhs[b, h, i, e] * kv[b, h/r, j, e];
 /// else out[b, h, i, e] = sum_j lhs[b, h, i, j] * kv[b, h/r, j, e].
+/// Accumulates in f32 (f16/bf16 operands are extended).
 Value headContraction(OpBuilder &b, Location loc, Value lhs, Value kv,
                       bool keys) {
   auto l = cast<RankedTensorType>(lhs.getType());
@@ -65,7 +75,7 @@ Value headContraction(OpBuilder &b, Location loc, Value lhs, Value kv,
   return contract(
       b, loc, lhs, kv,
       zeros(b, loc, {l.getDimSize(0), l.getDimSize(1), l.getDimSize(2), last},
-            l.getElementType()),
+            b.getF32Type()),
       AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx), kvMap,
       AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
 }
@@ -79,7 +89,9 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
     MLIRContext *ctx = op.getContext();
     auto q = cast<RankedTensorType>(op.getQuery().getType());
     auto k = cast<RankedTensorType>(op.getKey().getType());
-    Type elem = q.getElementType();
+    // f16/bf16 attention computes in f32, as the distributed blocks do, and
+    // rounds once at the end.
+    Type elem = rewriter.getF32Type();
     int64_t b = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
             t = k.getDimSize(2);
     Value scores = headContraction(rewriter, loc, op.getQuery(), op.getKey(),
@@ -116,7 +128,8 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
                   nb, nloc, nb.getFloatAttr(elem, scale));
               Value x = arith::MulFOp::create(nb, nloc, args[0], scaleValue);
               if (inputs.size() == 2)
-                x = arith::AddFOp::create(nb, nloc, x, args[1]);
+                x = arith::AddFOp::create(nb, nloc, x,
+                                          widen(nb, nloc, args[1], elem));
               if (causal) {
                 Value query = linalg::IndexOp::create(nb, nloc, 2);
                 Value key = linalg::IndexOp::create(nb, nloc, 3);
@@ -140,6 +153,8 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
 
     Value out =
         headContraction(rewriter, loc, probs, op.getValue(), /*keys=*/false);
+    if (q.getElementType() != elem)
+      out = arith::TruncFOp::create(rewriter, loc, q, out);
     rewriter.replaceOp(op, out);
     return success();
   }

@@ -54,8 +54,9 @@ std::string mlir::seqpar::whyNotDistributable(AttentionOp op,
   if (op.getMask())
     return "is an attention with an additive mask (context parallelism "
            "distributes causal or unmasked attention)";
-  if (!cast<RankedTensorType>(op.getQuery().getType()).getElementType().isF32())
-    return "is an attention on non-f32 data (the block ops are f32 only)";
+  Type elem = cast<RankedTensorType>(op.getQuery().getType()).getElementType();
+  if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
+    return "is an attention on data other than f32, f16 or bf16";
   return "";
 }
 
@@ -103,6 +104,9 @@ private:
   /// A partial of `like`'s types that the merge ignores: out = 0,
   /// lse = -inf.
   Partial emptyPartial(OpBuilder &ob, Partial like);
+  /// The f32 attention output `out` rounded to the query's element type
+  /// (f16/bf16 attention accumulates and merges in f32).
+  Value inQueryType(Value out);
   /// Positions of the local tokens of axis rank `rank`.
   Value positionsOf(Value rank);
   /// Positions of the c * s/c tokens of all ranks, in rank order.
@@ -135,8 +139,8 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
   auto lseType =
       RankedTensorType::get(qType.getShape().drop_back(), ob.getF32Type());
   auto result = AttentionBlockOp::create(
-      ob, loc, qType, lseType, q, k, v, qPos, kvPos, op.getScaleAttr(),
-      op.getCausal() ? ob.getUnitAttr() : UnitAttr());
+      ob, loc, qType.clone(ob.getF32Type()), lseType, q, k, v, qPos, kvPos,
+      op.getScaleAttr(), op.getCausal() ? ob.getUnitAttr() : UnitAttr());
   return {result.getOut(), result.getLse()};
 }
 
@@ -145,6 +149,15 @@ AttentionBuilder::Partial AttentionBuilder::merge(OpBuilder &ob, Partial a,
   auto merged = AttentionMergeOp::create(
       ob, loc, a.out.getType(), a.lse.getType(), a.out, a.lse, c.out, c.lse);
   return {merged.getOut(), merged.getLse()};
+}
+
+Value AttentionBuilder::inQueryType(Value out) {
+  Type elem = cast<RankedTensorType>(op.getQuery().getType()).getElementType();
+  auto type = cast<RankedTensorType>(out.getType());
+  return type.getElementType() == elem
+             ? out
+             : arith::TruncFOp::create(b, loc, type.clone(elem), out)
+                   .getResult();
 }
 
 Value AttentionBuilder::positionsOf(Value rank) {
@@ -281,7 +294,7 @@ Value AttentionBuilder::ring() {
                  : WaitOp::create(b, loc, v.getType(), vRequest).getResult();
     }
   }
-  return acc.out;
+  return inQueryType(acc.out);
 }
 
 Value AttentionBuilder::allGatherKV() {
@@ -302,9 +315,9 @@ Value AttentionBuilder::allGatherKV() {
     ++stats.transfers;
   }
   Value qPos = positionsOf(shards.rank(b));
-  return block(b, op.getQuery(), gathered[0], gathered[1], qPos,
-               positionsInRankOrder())
-      .out;
+  return inQueryType(block(b, op.getQuery(), gathered[0], gathered[1], qPos,
+                           positionsInRankOrder())
+                         .out);
 }
 
 Value AttentionBuilder::ulysses() {
@@ -326,7 +339,7 @@ Value AttentionBuilder::ulysses() {
   Value k = toHeads(op.getKey());
   Value v = op.getValue() == op.getKey() ? k : toHeads(op.getValue());
   Value positions = positionsInRankOrder();
-  Value out = block(b, q, k, v, positions, positions).out;
+  Value out = inQueryType(block(b, q, k, v, positions, positions).out);
   stats.bytesSent += bytesOf(out) * (numRanks - 1) / numRanks;
   ++stats.transfers;
   return shard::AllToAllOp::create(b, loc, op.getQuery().getType(),

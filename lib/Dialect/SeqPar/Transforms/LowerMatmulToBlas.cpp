@@ -85,6 +85,31 @@ int64_t getRowStride(const OperandLayout &layout, ArrayRef<unsigned> rows,
   return ld < 0 ? cols : std::max(ld, cols);
 }
 
+/// Folds batch loop `outer` into `inner` (ranges and layouts) when every
+/// operand holds both, outer immediately before inner, with
+/// stride(outer) = stride(inner) * range(inner): one batch of
+/// range(outer) * range(inner) equally spaced matrices.
+LogicalResult mergeBatchDims(unsigned outer, unsigned inner,
+                             SmallVector<int64_t> &ranges,
+                             SmallVector<OperandLayout> &layouts) {
+  for (OperandLayout &layout : layouts) {
+    auto pos = llvm::find(layout.dims, outer);
+    if (pos == layout.dims.end() || std::next(pos) == layout.dims.end() ||
+        *std::next(pos) != inner ||
+        (ranges[outer] != 1 &&
+         layout.strideOf(outer) != layout.strideOf(inner) * ranges[inner]))
+      return failure();
+  }
+  for (OperandLayout &layout : layouts) {
+    size_t at = llvm::find(layout.dims, outer) - layout.dims.begin();
+    layout.dims.erase(layout.dims.begin() + at);
+    layout.strides.erase(layout.strides.begin() + at);
+  }
+  ranges[inner] *= ranges[outer];
+  ranges[outer] = 1;
+  return success();
+}
+
 /// A unit stride on `dim`, or a dim of extent 1.
 bool isUnitStride(const OperandLayout &layout, unsigned dim,
                   ArrayRef<int64_t> ranges) {
@@ -103,7 +128,7 @@ FailureOr<GemmPlan> planGemm(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->k.size() != 1 || dims->n.size() != 1 ||
-      dims->m.empty() || dims->batch.size() > 1)
+      dims->m.empty() || dims->batch.size() > 2)
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, [](int64_t r) {
@@ -130,6 +155,13 @@ FailureOr<GemmPlan> planGemm(linalg::LinalgOp op) {
       return failure();
     layout.dims = getDims(map);
     layouts.push_back(layout);
+  }
+  // Two batch dims (attention's [b, a] heads) that every operand lays out
+  // as one equally spaced batch: merged into the inner one.
+  if (dims->batch.size() == 2) {
+    if (failed(mergeBatchDims(dims->batch[0], dims->batch[1], ranges, layouts)))
+      return failure();
+    batch = dims->batch[1];
   }
   auto withBatch = [&](ArrayRef<unsigned> tail, bool batchRequired) {
     SmallVector<SmallVector<unsigned>> options;

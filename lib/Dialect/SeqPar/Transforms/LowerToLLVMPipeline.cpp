@@ -34,11 +34,18 @@ void mlir::seqpar::buildLowerToLLVMPipeline(
   LowerToUpstreamOptions upstream;
   upstream.keepCollectives = true;
   pm.addPass(createLowerToUpstream(upstream));
+  if (options.attentionRegions)
+    pm.addPass(createInstrumentAttention());
+  TileAttentionOptions tile;
+  tile.kvTile = options.attentionKvTile;
+  pm.addPass(createTileAttention(tile));
   pm.addPass(createDecomposeAttention());
   pm.addPass(createDecomposeAggregates());
   addPipeline(pm, "func.func(convert-elementwise-to-linalg)");
+  // Key-tile loops yield their merged (out, lse) as new buffers.
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
-                  "function-boundary-type-conversion=identity-layout-map}");
+                  "function-boundary-type-conversion=identity-layout-map "
+                  "allow-return-allocs-from-loops=true}");
   addPipeline(pm, "buffer-deallocation-pipeline");
   if (options.blas)
     pm.addPass(createLowerMatmulToBlas());

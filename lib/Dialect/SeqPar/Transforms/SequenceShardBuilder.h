@@ -101,8 +101,8 @@ public:
   int64_t getNumRanks() const { return numRanks; }
 
   /// `value[.., offset : offset + size, ..]` along `axis`, whole elsewhere.
-  Value sliceAlong(OpBuilder &b, Location loc, Value value, int64_t axis,
-                   OpFoldResult offset, int64_t size);
+  static Value sliceAlong(OpBuilder &b, Location loc, Value value,
+                          int64_t axis, OpFoldResult offset, int64_t size);
 
   /// Bytes each rank sends for a collective on a global tensor of `type`
   /// (SPEC section 5, ring algorithms): all-reduce 2N(t-1)/t, all-gather and

@@ -83,6 +83,11 @@ void SequenceShardBuilder::shardTokenWiseOp(Operation *op,
                                    slice.getType().getDimSize(resultSeq.dim));
     slice.setStaticSizes(sizes);
   }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    SmallVector<int64_t> sizes(insert.getStaticSizes());
+    sizes[resultSeq.dim] = insert.getSourceType().getDimSize(resultSeq.dim);
+    insert.setStaticSizes(sizes);
+  }
   offsetPositions(op, info, loopOuter, resultSeq.inner);
   auto dropout = dyn_cast<DropoutOp>(op);
   if (!dropout)

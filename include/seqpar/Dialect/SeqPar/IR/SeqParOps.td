@@ -119,8 +119,9 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure]> {
     `kv_positions[j] > q_positions[i]`. Positions are the tokens' global
     positions (index tensors [s] and [s_kv]), so contiguous and zigzag
     blocks are both expressed. A fully masked row has lse = -inf and out = 0.
-    `seqpar.attention_merge` combines blocks. Shapes as `seqpar.attention`
-    (f32 only for now); lse is f32 [b, a, s].
+    `seqpar.attention_merge` combines blocks. Shapes as `seqpar.attention`;
+    query, key and value are f32, f16 or bf16, out is f32 [b, a, s, d] (the
+    products accumulate and the merge runs in f32) and lse f32 [b, a, s].
   }];
   let arguments = (ins
     AnyRankedTensor:$query,

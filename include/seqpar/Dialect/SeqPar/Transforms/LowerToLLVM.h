@@ -32,12 +32,26 @@ struct LowerToLLVMPipelineOptions
       llvm::cl::desc("Allocate through _mlir_memref_to_llvm_alloc/free (the "
                      "runtime's counted hooks) instead of malloc/free"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> attentionRegions{
+      *this, "attention-regions",
+      llvm::cl::desc("Count each attention op's FLOPs and time in the "
+                     "runtime's 'attention' compute region "
+                     "(seqpar-instrument-attention)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> attentionKvTile{
+      *this, "attention-kv-tile",
+      llvm::cl::desc("Keys per tile of attention blocks with more keys "
+                     "(seqpar-tile-attention; 0: never tile)"),
+      llvm::cl::init(1024)};
 };
 
 /// Builds the pipeline from a per-rank tensor program (linalg/tosa/tensor/
 /// arith/math/shard/seqpar on tensors) to the LLVM dialect:
 ///   tosa -> linalg/arith/tensor; seqpar-expand-dropout (Philox); the
-///   seqpar.* signature attributes dropped; elementwise -> linalg;
+///   seqpar.* signature attributes dropped; attention ops wrapped in the
+///   runtime's 'attention' compute region (option), split over key tiles
+///   (option) and decomposed;
+///   elementwise -> linalg;
 ///   one-shot-bufferize (function boundaries, identity layouts);
 ///   buffer-deallocation-pipeline; seqpar-lower-matmul-to-blas (option);
 ///   seqpar-lower-collectives-to-runtime; bufferization.clone -> memref;

@@ -249,18 +249,24 @@ def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
 def RaiseAttention : Pass<"seqpar-raise-attention"> {
   let summary = "Raise attention written out by exporters to seqpar.attention";
   let description = [{
-    Anchored on a batch matmul P.V over [b*a, s, t] x [b*a, t, d] whose P is
-    a softmax over the keys (`linalg.softmax`, or max-reduce / sub / exp /
-    sum-reduce / div generics, keepdim or not) of logits = Q.K^T (a batch
-    matmul on heads collapsed with the batch; K^T as a transpose of K or a
-    transposed-B map), optionally times a constant scale and plus an
-    additive mask read through a broadcasting map. K/V repeated for GQA
-    (broadcast to [b, a_kv, r, t, d] + collapse) are taken before the
-    repeat, so the op sees a_kv heads. The P.V result becomes a collapse of
-    `seqpar.attention`'s result; the rest becomes dead. A mask proven to be
-    the causal mask (evaluated symbolically in its coordinates) becomes the
-    `causal` flag; any other stays an operand. Attention that does not
-    match stays as it was, with a remark naming the step that failed.
+    Anchored on any plain contraction P.V (into zeros) whose P is a softmax
+    over the keys: `linalg.softmax`, or exp(x - max) / sum written as
+    generics, named ops or `linalg.reduce` (keepdim or not; / sum or
+    * (1 / sum)). The logits are Q.K^T, a plain contraction, optionally
+    times constants (in the body, a fill or a splat operand) and plus an
+    additive mask or masked by a select. Elements are followed back through
+    reshapes, broadcasts, transposes, slices and copy generics, so Q, K, V
+    may be held in any layout (batch_matmul on [b*a, s, d], rank-4 generics
+    over [b, a], transposed maps): the op gets the tensors holding them as
+    [b, heads, tokens, d] (transposed when held otherwise), K and V before a
+    GQA repeat. A mask or select proven causal (symbolically, or a constant
+    table element by element) whose hidden logits are at or below -1e4 (they
+    then act as -inf in f32) becomes the `causal` flag; any other additive
+    mask stays an operand. The P.V result becomes `seqpar.attention`'s
+    (collapsed when the batch was); the rest becomes dead. Attention that
+    does not match stays as it was, with a remark at P.V naming the step
+    that failed; every other `linalg.softmax` or written-out softmax it
+    knows gets a remark too.
   }];
   let statistics = [
     Statistic<"numRaised", "raised", "Attention blocks raised">
@@ -268,6 +274,60 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",
     "::mlir::seqpar::SeqParDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"> {
+  let summary = "Count attention FLOPs and time in runtime compute regions";
+  let description = [{
+    Wraps every `seqpar.attention` and `seqpar.attention_block` in calls of
+    `seqpar_rt_region_begin("attention", flops)` and
+    `seqpar_rt_region_end("attention")` (llvm.call on a module string), so
+    the runtime's per-rank counters (printed by seqpar-run) hold the number
+    of attention blocks each rank ran, their FLOPs and their wall time.
+    flops = 4 * b * a * s * t * d: the multiply-adds of Q.K^T and P.V as the
+    decomposition computes them (a causal block counts whole; softmax is not
+    counted, as in seqpar-run's contraction FLOPs). Blocks a ring skips
+    (scf.if on the causal order) are not counted, since they do not run.
+    Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`, whose
+    ops land between the two calls. Without an initialised runtime the calls
+    return an error status that compiled code ignores.
+  }];
+  let statistics = [
+    Statistic<"numInstrumented", "instrumented", "Attention ops wrapped">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def TileAttention : Pass<"seqpar-tile-attention"> {
+  let summary = "Split attention over key/value tiles merged by their LSE";
+  let description = [{
+    Every `seqpar.attention_block` with more than `kv-tile` keys (a multiple
+    of it) becomes an `scf.for` over key/value tiles: each iteration an
+    `attention_block` of the queries against `kv-tile` keys (and their
+    positions), merged into the running (out, lse) by
+    `seqpar.attention_merge` (SPEC 3.3's rule, i.e. an online softmax),
+    starting from out = 0, lse = -inf. An unmasked `seqpar.attention` (f32,
+    f16 or bf16) with more keys is first written as one block over positions
+    0.. (rounded to its type). The decomposition then materialises
+    [b, a, s, kv-tile] scores instead of [b, a, s, t]: for a 16k x 16k f32
+    block, about 0.4 GiB per head instead of 6 GiB (six score-sized
+    buffers).
+    Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`.
+  }];
+  let options = [
+    Option<"kvTile", "kv-tile", "int64_t", /*default=*/"1024",
+           "Keys per tile; blocks with at most this many keys, or a number "
+           "not divisible by it, stay whole (0 disables)">
+  ];
+  let statistics = [
+    Statistic<"numTiled", "tiled", "Attention blocks split into tiles">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect"
   ];
 }
@@ -280,7 +340,8 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     key map reads KV head h / (a / a_kv), so GQA/MQA never materialise
     repeated K/V), then scale, + mask, causal select (-inf where the key
     position exceeds the query position, from `linalg.index`),
-    `linalg.softmax` over the keys, and P.V (contraction over the keys).
+    `linalg.softmax` over the keys, and P.V (contraction over the keys),
+    all in f32 (f16/bf16 operands are extended; the result is rounded once).
     Used by `seqpar-lower-to-llvm` (before aggregate decomposition) so a
     program holding the op runs under seqpar-run; it is the semantics the
     context-parallel strategies are checked against.
@@ -331,7 +392,7 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
     Bytes per rank (SPEC section 5) are reported in a remark per function.
 
     Values that reach an op that needs all tokens (an op without a
-    token-wise rule, a masked or non-f32 attention) are all-gathered (and
+    token-wise rule, a masked attention or one on f64) are all-gathered (and
     un-permuted) before it, with a remark naming the op. Sequence lengths
     not divisible by c (2c with zigzag) are located errors. Functions with
     call sites are left as they are, with a remark.
@@ -514,9 +575,10 @@ def LowerMatmulToBlas : Pass<"seqpar-lower-matmul-to-blas", "::mlir::ModuleOp"> 
     GEMM per batch becomes calls of CBLAS `cblas_sgemm` (alpha = 1,
     beta = 1, since linalg accumulates into its output): one call, or an
     `scf.for` over the batch dim with one call per batch. Conditions: one
-    k dim, one n dim, at most one batch dim; the m dims contiguous in
-    memory in A and C, unit stride on the innermost dim of each operand (A
-    and B may be transposed); static strides. Anything else, and
+    k dim, one n dim, at most one batch dim (or two, as attention's [b, a],
+    that every operand lays out as one equally spaced batch); the m dims
+    contiguous in memory in A and C, unit stride on the innermost dim of
+    each operand (A and B may be transposed); static strides. Anything else, and
     contractions on f16/bf16 (with a remark), stays for
     `convert-linalg-to-loops`. The program then needs a CBLAS library at
     link or JIT time (Debian: libopenblas-dev).

@@ -1,0 +1,32 @@
+//===- SoftmaxMatch.h - softmax as exporters write it -----------*- C++ -*-===//
+
+#ifndef SEQPAR_LIB_TRANSFORMS_SOFTMAXMATCH_H
+#define SEQPAR_LIB_TRANSFORMS_SOFTMAXMATCH_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace mlir::seqpar {
+
+/// The op defining `v` when it is elementwise over `v`'s rank: one result,
+/// identity output map, no reduction loops (generic or named op).
+linalg::LinalgOp elementwiseProducer(Value v);
+
+/// The scalar every element of `tensor` holds: a linalg.fill or splat
+/// constant, also behind broadcasts, reshapes and transposes.
+std::optional<double> splatValue(Value tensor);
+
+/// The logits x of p = softmax(x) over p's last dim, or null. Softmax is
+/// linalg.softmax, or exp(x - max) / sum written as generics or named ops:
+/// max and sum as linalg.reduce or reduction generics over the last dim
+/// (keepdim through an expand_shape or not; the sum starts at 0), x - max
+/// and exp in one generic or two, / sum as a division or as a product with
+/// 1 / sum (tosa's reciprocal). The max's initial value does not matter
+/// (softmax is shift-invariant), as long as it is not above the row's max:
+/// -inf, the lowest float, or NaN with maxnumf.
+Value softmaxInput(Value p);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_LIB_TRANSFORMS_SOFTMAXMATCH_H

@@ -1,0 +1,147 @@
+//===- TileAttention.cpp - attention over key/value tiles -----------------===//
+//
+// The reference decomposition of an attention block materialises its
+// [b, a, s, t] scores several times; at long sequences that, not the
+// arithmetic, bounds what a rank can run. Splitting the keys into tiles and
+// merging the tiles' (out, LSE) with SPEC 3.3's rule (the ring's own merge,
+// an online softmax) keeps every scores tensor at [b, a, s, tile].
+//
+//===----------------------------------------------------------------------===//
+
+#include "SequenceShardBuilder.h"
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_TILEATTENTION
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// A tensor of `type` holding `value` everywhere.
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value scalar = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(type.getElementType(), value));
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+}
+
+/// Positions 0 .. n-1.
+Value iota(OpBuilder &b, Location loc, int64_t n) {
+  Value init = tensor::EmptyOp::create(b, loc, {n}, b.getIndexType());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(1)},
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+             [](OpBuilder &nb, Location nloc, ValueRange) {
+               linalg::YieldOp::create(
+                   nb, nloc, linalg::IndexOp::create(nb, nloc, 0).getResult());
+             })
+      .getResult(0);
+}
+
+/// The block as a loop over key/value tiles of `tile` keys, each a smaller
+/// attention_block merged into the running (out, lse).
+void tileBlock(AttentionBlockOp op, int64_t tile) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto outType = cast<RankedTensorType>(op.getOut().getType());
+  auto lseType = cast<RankedTensorType>(op.getLse().getType());
+  int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
+  Value out0 = filled(b, loc, outType, 0.0);
+  Value lse0 =
+      filled(b, loc, lseType, -std::numeric_limits<double>::infinity());
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(keys), index(tile), ValueRange{out0, lse0},
+      [&](OpBuilder &nb, Location nloc, Value at, ValueRange acc) {
+        auto slice = [&](Value whole, int64_t dim) {
+          return SequenceShardBuilder::sliceAlong(nb, nloc, whole, dim, at,
+                                                  tile);
+        };
+        Value k = slice(op.getKey(), 2);
+        Value v = slice(op.getValue(), 2);
+        Value kvPos = slice(op.getKvPositions(), 0);
+        auto part = AttentionBlockOp::create(
+            nb, nloc, outType, lseType, op.getQuery(), k, v, op.getQPositions(),
+            kvPos, op.getScaleAttr(), op.getCausalAttr());
+        auto merged =
+            AttentionMergeOp::create(nb, nloc, outType, lseType, acc[0], acc[1],
+                                     part.getOut(), part.getLse());
+        scf::YieldOp::create(nb, nloc, merged.getResults());
+      });
+  op->replaceAllUsesWith(loop.getResults());
+  op->erase();
+}
+
+/// Unmasked seqpar.attention as one block over positions 0.., rounded to
+/// its element type (the block computes in f32), so it can be tiled.
+AttentionBlockOp asBlock(AttentionOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  auto block = AttentionBlockOp::create(
+      b, loc, q.clone(b.getF32Type()),
+      RankedTensorType::get(q.getShape().drop_back(), b.getF32Type()),
+      op.getQuery(), op.getKey(), op.getValue(), iota(b, loc, q.getDimSize(2)),
+      iota(b, loc, k.getDimSize(2)), op.getScaleAttr(), op.getCausalAttr());
+  Value out = block.getOut();
+  if (!q.getElementType().isF32())
+    out = arith::TruncFOp::create(b, loc, q, out);
+  op.getResult().replaceAllUsesWith(out);
+  op.erase();
+  return block;
+}
+
+struct TileAttentionPass
+    : public mlir::seqpar::impl::TileAttentionBase<TileAttentionPass> {
+  using TileAttentionBase::TileAttentionBase;
+
+  void runOnOperation() override {
+    if (kvTile <= 0)
+      return;
+    auto tiles = [&](Value key) {
+      int64_t keys = cast<RankedTensorType>(key.getType()).getDimSize(2);
+      return keys > kvTile && keys % kvTile == 0;
+    };
+    SmallVector<AttentionBlockOp> blocks;
+    SmallVector<AttentionOp> attentions;
+    getOperation()->walk([&](Operation *op) {
+      if (auto block = dyn_cast<AttentionBlockOp>(op);
+          block && tiles(block.getKey()))
+        blocks.push_back(block);
+      auto attention = dyn_cast<AttentionOp>(op);
+      Type elem = attention
+                      ? cast<RankedTensorType>(attention.getQuery().getType())
+                            .getElementType()
+                      : Type();
+      if (attention && !attention.getMask() && tiles(attention.getKey()) &&
+          (elem.isF32() || elem.isF16() || elem.isBF16()))
+        attentions.push_back(attention);
+    });
+    for (AttentionOp attention : attentions)
+      blocks.push_back(asBlock(attention));
+    for (AttentionBlockOp block : blocks) {
+      tileBlock(block, kvTile);
+      ++numTiled;
+    }
+  }
+};
+
+} // namespace

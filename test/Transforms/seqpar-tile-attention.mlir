@@ -1,0 +1,45 @@
+// RUN: seqpar-opt %s -split-input-file --seqpar-tile-attention="kv-tile=4" | FileCheck %s
+// RUN: seqpar-opt %s -split-input-file --seqpar-tile-attention="kv-tile=0" | FileCheck %s --check-prefix=OFF
+
+// A block with 16 keys becomes a loop over 4 tiles of 4 keys: each a block
+// of all queries against the tile's K/V and positions, merged into the
+// running (out, lse) from (0, -inf).
+// CHECK-LABEL: func.func @block
+// CHECK-DAG: %[[ZERO:.*]] = linalg.fill ins(%cst{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8x8xf32>)
+// CHECK-DAG: %[[NEGINF:.*]] = linalg.fill ins(%cst{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8xf32>)
+// CHECK: %[[LOOP:.*]]:2 = scf.for %[[AT:.*]] = %c0 to %c16 step %c4 iter_args(%[[OUT:.*]] = %[[ZERO]], %[[LSE:.*]] = %[[NEGINF]])
+// CHECK: %[[K:.*]] = tensor.extract_slice %arg1[0, 0, %[[AT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[V:.*]] = tensor.extract_slice %arg2[0, 0, %[[AT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[P:.*]] = tensor.extract_slice %arg4[%[[AT]]] [4] [1]
+// CHECK: %[[BO:.*]], %[[BL:.*]] = seqpar.attention_block %arg0, %[[K]], %[[V]] positions(%arg3, %[[P]]) {causal, scale = 5.000000e-01 : f32}
+// CHECK: %[[MO:.*]], %[[ML:.*]] = seqpar.attention_merge(%[[OUT]], %[[LSE]]), (%[[BO]], %[[BL]])
+// CHECK: scf.yield %[[MO]], %[[ML]]
+// CHECK: return %[[LOOP]]#0
+// OFF-LABEL: func.func @block
+// OFF-NOT: scf.for
+func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1x2x16x8xf32>, %qp: tensor<8xindex>, %kp: tensor<16xindex>) -> tensor<1x4x8x8xf32> {
+  %o, %l = seqpar.attention_block %q, %k, %v positions(%qp, %kp) {causal, scale = 0.5 : f32}
+      : tensor<1x4x8x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>, tensor<8xindex>, tensor<16xindex> -> tensor<1x4x8x8xf32>, tensor<1x4x8xf32>
+  return %o : tensor<1x4x8x8xf32>
+}
+
+// -----
+
+// Unmasked bf16 attention: one block over positions 0.. (f32 out), tiled,
+// rounded to bf16. A masked attention and one whose keys the tile does not
+// divide stay.
+// CHECK-LABEL: func.func @attention
+// CHECK: scf.for
+// CHECK: seqpar.attention_block {{.*}} : tensor<1x2x8x8xbf16>, tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<8xindex>, tensor<4xindex> -> tensor<1x2x8x8xf32>, tensor<1x2x8xf32>
+// CHECK: arith.truncf {{.*}} : tensor<1x2x8x8xf32> to tensor<1x2x8x8xbf16>
+// CHECK: seqpar.attention {{.*}} mask(
+// CHECK: seqpar.attention {{.*}} : tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32> -> tensor<1x2x6x8xf32>
+func.func @attention(%q: tensor<1x2x8x8xbf16>, %m: tensor<1x1x8x8xbf16>, %r: tensor<1x2x6x8xf32>) -> (tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x6x8xf32>) {
+  %o = seqpar.attention %q, %q, %q {causal, scale = 0.5 : f32}
+      : tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16> -> tensor<1x2x8x8xbf16>
+  %om = seqpar.attention %q, %q, %q mask(%m : tensor<1x1x8x8xbf16>) {scale = 0.5 : f32}
+      : tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16> -> tensor<1x2x8x8xbf16>
+  %or = seqpar.attention %r, %r, %r {scale = 0.5 : f32}
+      : tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32> -> tensor<1x2x6x8xf32>
+  return %o, %om, %or : tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x6x8xf32>
+}
