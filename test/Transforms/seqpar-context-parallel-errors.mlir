@@ -29,12 +29,14 @@ func.func @mqa(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x
 
 // -----
 
-// An additive mask is not distributed: Q, K and V are gathered before the
-// attention (correct, not context-parallel), and its output is sliced back.
+// A mask that is itself split along the sequence is not distributed: Q, K,
+// V and the mask are gathered before the attention (correct, not context
+// parallel), and its output is sliced back. (A replicated mask is: each
+// block reads its rows and columns, seqpar-context-parallel.mlir.)
 shard.grid @grid(shape = 2)
-// expected-remark @+1 {{context-parallel over @grid axis 0 (c=2, s=8, zigzag): 0 attention -> ring (0 transfers, 0 bytes sent per rank), 1 all_gather (256 bytes) for ops that need all tokens}}
-func.func @masked(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %m: tensor<1x1x8x8xf32>) -> tensor<1x4x8x4xf32> {
-  // expected-remark @+1 {{context-parallel: all_gather before 'seqpar.attention', which is an attention with an additive mask}}
+// expected-remark @+1 {{context-parallel over @grid axis 0 (c=2, s=8, zigzag): 0 attention -> ring (0 transfers, 0 bytes sent per rank), 2 all_gather (384 bytes) for ops that need all tokens}}
+func.func @masked(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %m: tensor<1x1x8x8xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
+  // expected-remark @+1 {{context-parallel: all_gather before 'seqpar.attention', which is an attention whose mask is sharded along the sequence}}
   %o = seqpar.attention %q, %q, %q mask(%m : tensor<1x1x8x8xf32>) {scale = 0.5 : f32}
       : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
   %e = tensor.empty() : tensor<1x4x8x4xf32>

@@ -25,14 +25,16 @@ func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1
 
 // -----
 
-// Unmasked bf16 attention: one block over positions 0.. (f32 out), tiled,
-// rounded to bf16. A masked attention and one whose keys the tile does not
-// divide stay.
+// bf16 attention: one block over positions 0.. (f32 out), tiled, rounded
+// to bf16; a masked one slices the mask's key columns with each tile. One
+// whose keys the tile does not divide stays.
 // CHECK-LABEL: func.func @attention
 // CHECK: scf.for
 // CHECK: seqpar.attention_block {{.*}} : tensor<1x2x8x8xbf16>, tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<8xindex>, tensor<4xindex> -> tensor<1x2x8x8xf32>, tensor<1x2x8xf32>
 // CHECK: arith.truncf {{.*}} : tensor<1x2x8x8xf32> to tensor<1x2x8x8xbf16>
-// CHECK: seqpar.attention {{.*}} mask(
+// CHECK: scf.for %[[AT:[a-z0-9_]+]] =
+// CHECK: %[[M:.*]] = tensor.extract_slice %arg1[0, 0, 0, %[[AT]]] [1, 1, 8, 4] [1, 1, 1, 1]
+// CHECK: seqpar.attention_block {{.*}} mask(%[[M]] : tensor<1x1x8x4xbf16>)
 // CHECK: seqpar.attention {{.*}} : tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32> -> tensor<1x2x6x8xf32>
 func.func @attention(%q: tensor<1x2x8x8xbf16>, %m: tensor<1x1x8x8xbf16>, %r: tensor<1x2x6x8xf32>) -> (tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x6x8xf32>) {
   %o = seqpar.attention %q, %q, %q {causal, scale = 0.5 : f32}

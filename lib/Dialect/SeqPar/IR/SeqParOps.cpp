@@ -80,6 +80,21 @@ static LogicalResult verifyAttentionOperands(Operation *op, Value query,
   return success();
 }
 
+/// An additive mask: rank 4, the query's element type, each dim 1 or `full`.
+static LogicalResult verifyMask(Operation *op, Value mask, RankedTensorType q,
+                                ArrayRef<int64_t> full) {
+  auto m = cast<RankedTensorType>(mask.getType());
+  bool ok = m.getRank() == 4 && m.getElementType() == q.getElementType();
+  for (int64_t d = 0; ok && d < 4; ++d)
+    ok = m.getDimSize(d) == 1 || m.getDimSize(d) == full[d];
+  if (!ok)
+    return op->emitOpError()
+           << "mask " << m << " must broadcast to [" << full[0] << ", "
+           << full[1] << ", " << full[2] << ", " << full[3] << "] of "
+           << q.getElementType();
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
                                      getResult(), /*f32Result=*/false)))
@@ -91,17 +106,10 @@ LogicalResult AttentionOp::verify() {
     return emitOpError() << "causal attention needs as many keys ("
                          << k.getDimSize(2) << ") as queries ("
                          << q.getDimSize(2) << ")";
-  if (Value mask = getMask()) {
-    auto m = cast<RankedTensorType>(mask.getType());
-    int64_t full[] = {q.getDimSize(0), heads, q.getDimSize(2), k.getDimSize(2)};
-    bool ok = m.getRank() == 4 && m.getElementType() == q.getElementType();
-    for (int64_t d = 0; ok && d < 4; ++d)
-      ok = m.getDimSize(d) == 1 || m.getDimSize(d) == full[d];
-    if (!ok)
-      return emitOpError() << "mask " << m << " must broadcast to [" << full[0]
-                           << ", " << full[1] << ", " << full[2] << ", "
-                           << full[3] << "] of " << q.getElementType();
-  }
+  if (Value mask = getMask())
+    return verifyMask(
+        *this, mask, q,
+        {q.getDimSize(0), heads, q.getDimSize(2), k.getDimSize(2)});
   return success();
 }
 
@@ -137,6 +145,10 @@ LogicalResult AttentionBlockOp::verify() {
   if (!isLseTypeOf(getLse().getType(), q))
     return emitOpError() << "lse must be f32 [b, a, s] of the query, got "
                          << getLse().getType();
+  if (Value mask = getMask())
+    return verifyMask(
+        *this, mask, q,
+        {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), k.getDimSize(2)});
   return success();
 }
 

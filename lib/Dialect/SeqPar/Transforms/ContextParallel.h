@@ -34,7 +34,8 @@ struct DistributedAttentionStats {
 
 /// Why `op` cannot be distributed (empty when it can): query, key and value
 /// must all be in `sharded` with the sequence at dim 2 of [b, a, s, d]
-/// (`analysis`), the op unmasked (causal or not) and f32.
+/// (`analysis`), the data f32, f16 or bf16, and a mask (if any) not split
+/// along the sequence.
 std::string whyNotDistributable(AttentionOp op,
                                 const TokenWiseAnalysis &analysis,
                                 const DenseSet<Value> &sharded);

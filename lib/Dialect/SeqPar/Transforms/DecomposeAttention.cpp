@@ -80,6 +80,19 @@ Value headContraction(OpBuilder &b, Location loc, Value lhs, Value kv,
       AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
 }
 
+/// The map reading a rank-4 mask over loops of extents `full`: its unit
+/// dims broadcast.
+AffineMap broadcastMap(Value mask, ArrayRef<int64_t> full) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  MLIRContext *ctx = mask.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t dim = 0; dim < 4; ++dim)
+    exprs.push_back(type.getDimSize(dim) == 1 && full[dim] != 1
+                        ? getAffineConstantExpr(0, ctx)
+                        : getAffineDimExpr(dim, ctx));
+  return AffineMap::get(4, 0, exprs, ctx);
+}
+
 struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -102,16 +115,8 @@ struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
     SmallVector<Value> inputs{scores};
     SmallVector<AffineMap> maps{identity};
     if (Value mask = op.getMask()) {
-      auto maskType = cast<RankedTensorType>(mask.getType());
-      // Unit dims broadcast.
-      int64_t full[] = {b, a, s, t};
-      SmallVector<AffineExpr> exprs;
-      for (int64_t dim = 0; dim < 4; ++dim)
-        exprs.push_back(maskType.getDimSize(dim) == 1 && full[dim] != 1
-                            ? getAffineConstantExpr(0, ctx)
-                            : getAffineDimExpr(dim, ctx));
       inputs.push_back(mask);
-      maps.push_back(AffineMap::get(4, 0, exprs, ctx));
+      maps.push_back(broadcastMap(mask, {b, a, s, t}));
     }
     maps.push_back(identity);
     Value logitsInit = tensor::EmptyOp::create(
@@ -211,16 +216,24 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
     AffineMap row4 = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
     float scale = op.getScale().convertToFloat();
     bool causal = op.getCausal();
-    // logits = scale * scores, -inf where a key is after the query.
+    // logits = scale * scores (+ mask), -inf where a key is after the query.
+    SmallVector<Value> inputs{scores, op.getQPositions(), op.getKvPositions()};
+    SmallVector<AffineMap> maps{id4, AffineMap::get(4, 0, {d2}, ctx),
+                                AffineMap::get(4, 0, {d3}, ctx)};
+    if (Value mask = op.getMask()) {
+      inputs.push_back(mask);
+      maps.push_back(broadcastMap(mask, {b, a, s, t}));
+    }
+    maps.push_back(id4);
     Value logits = generic(
-        rewriter, loc, {scores, op.getQPositions(), op.getKvPositions()},
-        {id4, AffineMap::get(4, 0, {d2}, ctx), AffineMap::get(4, 0, {d3}, ctx),
-         id4},
+        rewriter, loc, inputs, maps,
         tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
                                 f32),
         4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
           Value l =
               arith::MulFOp::create(nb, nl, x[0], f32Constant(nb, nl, scale));
+          if (inputs.size() == 4)
+            l = arith::AddFOp::create(nb, nl, l, widen(nb, nl, x[3], f32));
           if (!causal)
             return l;
           Value visible = arith::CmpIOp::create(

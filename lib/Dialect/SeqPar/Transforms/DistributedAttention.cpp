@@ -2,7 +2,8 @@
 //
 // All three build on seqpar.attention_block, which takes the tokens' global
 // positions: the causal mask is exact for contiguous and zigzag shards and
-// for K/V gathered in rank order, without un-permuting anything.
+// for K/V gathered in rank order, without un-permuting anything; an additive
+// mask is read at the same positions from the whole (replicated) mask.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,9 +52,10 @@ std::string mlir::seqpar::whyNotDistributable(AttentionOp op,
       return "is an attention whose query, key and value do not all carry "
              "the sharded sequence at dim 2 of [b, a, s, d]";
   }
-  if (op.getMask())
-    return "is an attention with an additive mask (context parallelism "
-           "distributes causal or unmasked attention)";
+  if (Value mask = op.getMask();
+      mask && (sharded.contains(mask) || analysis.getSeqDim(mask)))
+    return "is an attention whose mask is sharded along the sequence (each "
+           "block reads its rows and columns from the whole mask)";
   Type elem = cast<RankedTensorType>(op.getQuery().getType()).getElementType();
   if (!elem.isF32() && !elem.isF16() && !elem.isBF16())
     return "is an attention on data other than f32, f16 or bf16";
@@ -104,6 +106,11 @@ private:
   /// A partial of `like`'s types that the merge ignores: out = 0,
   /// lse = -inf.
   Partial emptyPartial(OpBuilder &ob, Partial like);
+  /// The block's own mask [b|1, a|1, sq|1, skv|1], read from the whole
+  /// (replicated) mask at the block's query and key positions, and for
+  /// `heads` heads from `maskHeadOffset` on (Ulysses).
+  Value maskFor(OpBuilder &ob, Value qPos, Value kvPos, int64_t heads);
+  Value maskHeadOffset;
   /// The f32 attention output `out` rounded to the query's element type
   /// (f16/bf16 attention accumulates and merges in f32).
   Value inQueryType(Value out);
@@ -138,9 +145,11 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
   auto qType = cast<RankedTensorType>(q.getType());
   auto lseType =
       RankedTensorType::get(qType.getShape().drop_back(), ob.getF32Type());
+  Value mask =
+      op.getMask() ? maskFor(ob, qPos, kvPos, qType.getDimSize(1)) : Value();
   auto result = AttentionBlockOp::create(
       ob, loc, qType.clone(ob.getF32Type()), lseType, q, k, v, qPos, kvPos,
-      op.getScaleAttr(), op.getCausal() ? ob.getUnitAttr() : UnitAttr());
+      mask, op.getScaleAttr(), op.getCausal() ? ob.getUnitAttr() : UnitAttr());
   return {result.getOut(), result.getLse()};
 }
 
@@ -149,6 +158,51 @@ AttentionBuilder::Partial AttentionBuilder::merge(OpBuilder &ob, Partial a,
   auto merged = AttentionMergeOp::create(
       ob, loc, a.out.getType(), a.lse.getType(), a.out, a.lse, c.out, c.lse);
   return {merged.getOut(), merged.getLse()};
+}
+
+Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
+                                int64_t heads) {
+  Value mask = op.getMask();
+  auto type = cast<RankedTensorType>(mask.getType());
+  auto length = [](Value positions) {
+    return cast<RankedTensorType>(positions.getType()).getDimSize(0);
+  };
+  // Unit dims stay broadcast; others follow the block's heads and tokens.
+  SmallVector<int64_t> shape(type.getShape());
+  if (shape[1] != 1)
+    shape[1] = heads;
+  if (shape[2] != 1)
+    shape[2] = length(qPos);
+  if (shape[3] != 1)
+    shape[3] = length(kvPos);
+  Value init = tensor::EmptyOp::create(ob, loc, shape, type.getElementType());
+  return linalg::GenericOp::create(
+             ob, loc, init.getType(), ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{ob.getMultiDimIdentityMap(4)},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange) {
+               Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
+               auto at = [&](int64_t dim) -> Value {
+                 return linalg::IndexOp::create(nb, nl, dim);
+               };
+               SmallVector<Value> index(4, zero);
+               if (shape[0] != 1)
+                 index[0] = at(0);
+               if (shape[1] != 1)
+                 index[1] =
+                     maskHeadOffset
+                         ? arith::AddIOp::create(nb, nl, at(1), maskHeadOffset)
+                               .getResult()
+                         : at(1);
+               if (shape[2] != 1)
+                 index[2] = tensor::ExtractOp::create(nb, nl, qPos, at(2));
+               if (shape[3] != 1)
+                 index[3] = tensor::ExtractOp::create(nb, nl, kvPos, at(3));
+               linalg::YieldOp::create(
+                   nb, nl,
+                   tensor::ExtractOp::create(nb, nl, mask, index).getResult());
+             })
+      .getResult(0);
 }
 
 Value AttentionBuilder::inQueryType(Value out) {
@@ -336,6 +390,10 @@ Value AttentionBuilder::ulysses() {
         .getResult();
   };
   Value q = toHeads(op.getQuery());
+  // This rank's heads: chunk r of a/c (a mask with a head dim follows).
+  int64_t localHeads = cast<RankedTensorType>(q.getType()).getDimSize(1);
+  maskHeadOffset =
+      arith::MulIOp::create(b, loc, shards.rank(b), index(localHeads));
   Value k = toHeads(op.getKey());
   Value v = op.getValue() == op.getKey() ? k : toHeads(op.getValue());
   Value positions = positionsInRankOrder();

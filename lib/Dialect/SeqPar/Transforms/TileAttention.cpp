@@ -77,9 +77,13 @@ void tileBlock(AttentionBlockOp op, int64_t tile) {
         Value k = slice(op.getKey(), 2);
         Value v = slice(op.getValue(), 2);
         Value kvPos = slice(op.getKvPositions(), 0);
+        // A mask's key columns follow the tile (a broadcast one stays).
+        Value mask = op.getMask();
+        if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(3) != 1)
+          mask = slice(mask, 3);
         auto part = AttentionBlockOp::create(
             nb, nloc, outType, lseType, op.getQuery(), k, v, op.getQPositions(),
-            kvPos, op.getScaleAttr(), op.getCausalAttr());
+            kvPos, mask, op.getScaleAttr(), op.getCausalAttr());
         auto merged =
             AttentionMergeOp::create(nb, nloc, outType, lseType, acc[0], acc[1],
                                      part.getOut(), part.getLse());
@@ -89,8 +93,9 @@ void tileBlock(AttentionBlockOp op, int64_t tile) {
   op->erase();
 }
 
-/// Unmasked seqpar.attention as one block over positions 0.., rounded to
-/// its element type (the block computes in f32), so it can be tiled.
+/// seqpar.attention as one block over positions 0.. (the mask as is),
+/// rounded to its element type (the block computes in f32), so it can be
+/// tiled.
 AttentionBlockOp asBlock(AttentionOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -100,7 +105,8 @@ AttentionBlockOp asBlock(AttentionOp op) {
       b, loc, q.clone(b.getF32Type()),
       RankedTensorType::get(q.getShape().drop_back(), b.getF32Type()),
       op.getQuery(), op.getKey(), op.getValue(), iota(b, loc, q.getDimSize(2)),
-      iota(b, loc, k.getDimSize(2)), op.getScaleAttr(), op.getCausalAttr());
+      iota(b, loc, k.getDimSize(2)), op.getMask(), op.getScaleAttr(),
+      op.getCausalAttr());
   Value out = block.getOut();
   if (!q.getElementType().isF32())
     out = arith::TruncFOp::create(b, loc, q, out);
@@ -131,7 +137,7 @@ struct TileAttentionPass
                       ? cast<RankedTensorType>(attention.getQuery().getType())
                             .getElementType()
                       : Type();
-      if (attention && !attention.getMask() && tiles(attention.getKey()) &&
+      if (attention && tiles(attention.getKey()) &&
           (elem.isF32() || elem.isF16() || elem.isBF16()))
         attentions.push_back(attention);
     });

@@ -119,6 +119,9 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure]> {
     `kv_positions[j] > q_positions[i]`. Positions are the tokens' global
     positions (index tensors [s] and [s_kv]), so contiguous and zigzag
     blocks are both expressed. A fully masked row has lse = -inf and out = 0.
+    An optional additive `mask`, the block's own [b|1, a|1, s|1, s_kv|1]
+    (query rows and key columns of this block, e.g. gathered from a whole
+    mask by the positions), is added to l before the causal rule.
     `seqpar.attention_merge` combines blocks. Shapes as `seqpar.attention`;
     query, key and value are f32, f16 or bf16, out is f32 [b, a, s, d] (the
     products accumulate and the merge runs in f32) and lse f32 [b, a, s].
@@ -129,12 +132,14 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure]> {
     AnyRankedTensor:$value,
     AnyRankedTensor:$q_positions,
     AnyRankedTensor:$kv_positions,
+    Optional<AnyRankedTensor>:$mask,
     F32Attr:$scale,
     UnitAttr:$causal
   );
   let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$lse);
   let assemblyFormat = [{
     $query `,` $key `,` $value `positions` `(` $q_positions `,` $kv_positions `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
     type($q_positions) `,` type($kv_positions) `->` type($out) `,` type($lse)
   }];

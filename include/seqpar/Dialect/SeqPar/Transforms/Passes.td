@@ -308,9 +308,9 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     `attention_block` of the queries against `kv-tile` keys (and their
     positions), merged into the running (out, lse) by
     `seqpar.attention_merge` (SPEC 3.3's rule, i.e. an online softmax),
-    starting from out = 0, lse = -inf. An unmasked `seqpar.attention` (f32,
-    f16 or bf16) with more keys is first written as one block over positions
-    0.. (rounded to its type). The decomposition then materialises
+    starting from out = 0, lse = -inf; a mask's key columns are sliced with
+    the tile. A `seqpar.attention` (f32, f16 or bf16) with more keys is
+    first written as one block over positions 0.. (rounded to its type). The decomposition then materialises
     [b, a, s, kv-tile] scores instead of [b, a, s, t]: for a 16k x 16k f32
     block, about 0.4 GiB per head instead of 6 GiB (six score-sized
     buffers).
@@ -373,7 +373,7 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
     read global positions (zigzag included), replicated position tables are
     sliced locally, and sequence-carrying results stay sharded.
 
-    Each `seqpar.attention` (causal or unmasked, f32) is rewritten by
+    Each `seqpar.attention` (f32, f16 or bf16; causal, masked or neither) is rewritten by
     `strategy`:
     * `ring`: c steps of `seqpar.attention_block` (out and f32 LSE of the
       local queries against one K/V block, causal by global positions),
@@ -391,9 +391,11 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
       whole sequence on a/c heads, and back.
     Bytes per rank (SPEC section 5) are reported in a remark per function.
 
-    Values that reach an op that needs all tokens (an op without a
-    token-wise rule, a masked attention or one on f64) are all-gathered (and
-    un-permuted) before it, with a remark naming the op. Sequence lengths
+    An additive mask (whole on every rank) is read by each block at its
+    query and key positions. Values that reach an op that needs all tokens
+    (an op without a token-wise rule, an attention on f64 or whose mask is
+    split along the sequence) are all-gathered (and un-permuted) before it,
+    with a remark naming the op. Sequence lengths
     not divisible by c (2c with zigzag) are located errors. Functions with
     call sites are left as they are, with a remark.
   }];
