@@ -163,53 +163,32 @@ std::optional<bool> visibleWhenTrue(const SymPtr &cmp, AffineExpr query,
 /// largest negative, read at every point of the dims its coords use.
 std::optional<double> causalTable(const Sym &t, AffineExpr query,
                                   AffineExpr key, ArrayRef<int64_t> dimSizes) {
-  MLIRContext *ctx = query.getContext();
   auto type = cast<ShapedType>(t.table.getType());
-  SmallVector<unsigned> used;
-  int64_t points = 1;
-  for (unsigned d = 0; d < dimSizes.size(); ++d) {
-    bool uses = query.isFunctionOfDim(d) || key.isFunctionOfDim(d) ||
-                llvm::any_of(t.coords, [&](AffineExpr e) {
-                  return e.isFunctionOfDim(d);
-                });
-    if (!uses)
-      continue;
-    used.push_back(d);
-    points *= dimSizes[d];
-    if (dimSizes[d] <= 0 || points > (int64_t(1) << 22))
-      return std::nullopt;
-  }
   auto values = t.table.getValues<APFloat>();
+  SmallVector<AffineExpr> exprs{query, key};
+  exprs.append(t.coords.begin(), t.coords.end());
   std::optional<double> masked;
-  SmallVector<AffineExpr> at(dimSizes.size(), getAffineConstantExpr(0, ctx));
-  auto eval = [&](AffineExpr e) -> std::optional<int64_t> {
-    auto c = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(e.replaceDims(at), 0, 1));
-    return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
-  };
-  for (int64_t p = 0; p < points; ++p) {
-    int64_t rest = p;
-    for (unsigned d : used) {
-      at[d] = getAffineConstantExpr(rest % dimSizes[d], ctx);
-      rest /= dimSizes[d];
-    }
-    int64_t linear = 0;
-    for (auto [d, e] : llvm::enumerate(t.coords)) {
-      std::optional<int64_t> x = eval(e);
-      if (!x || *x < 0 || *x >= type.getDimSize(d))
-        return std::nullopt;
-      linear = linear * type.getDimSize(d) + *x;
-    }
-    std::optional<int64_t> q = eval(query), k = eval(key);
-    if (!q || !k)
-      return std::nullopt;
-    double v = values[linear].convertToDouble();
-    if (*k <= *q ? v != 0.0 : !(v < 0.0))
-      return std::nullopt;
-    if (*k > *q)
-      masked = masked ? std::max(*masked, v) : v;
-  }
-  return masked;
+  bool causal = forEachPoint(exprs, dimSizes, int64_t(1) << 22,
+                             [&](ArrayRef<AffineExpr> at) {
+                               int64_t linear = 0;
+                               for (auto [d, e] : llvm::enumerate(t.coords)) {
+                                 std::optional<int64_t> x = evaluateAt(e, at);
+                                 if (!x || *x < 0 || *x >= type.getDimSize(d))
+                                   return false;
+                                 linear = linear * type.getDimSize(d) + *x;
+                               }
+                               std::optional<int64_t> q = evaluateAt(query, at),
+                                                      k = evaluateAt(key, at);
+                               if (!q || !k)
+                                 return false;
+                               double v = values[linear].convertToDouble();
+                               if (*k <= *q ? v != 0.0 : !(v < 0.0))
+                                 return false;
+                               if (*k > *q)
+                                 masked = masked ? std::max(*masked, v) : v;
+                               return true;
+                             });
+  return causal ? masked : std::nullopt;
 }
 
 } // namespace

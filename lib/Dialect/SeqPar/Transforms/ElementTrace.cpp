@@ -130,38 +130,49 @@ seqpar::traceElement(Value v, ArrayRef<AffineExpr> coords, unsigned numDims) {
   return chain;
 }
 
-bool seqpar::sameExpr(AffineExpr a, AffineExpr b, ArrayRef<int64_t> dimSizes) {
-  MLIRContext *ctx = a.getContext();
-  unsigned numDims = dimSizes.size();
-  if (hasUnknown(a) || hasUnknown(b))
-    return false;
-  AffineExpr diff = simplifyAffineExpr(a - b, numDims, 0);
-  if (auto c = dyn_cast<AffineConstantExpr>(diff))
-    return c.getValue() == 0;
+bool seqpar::forEachPoint(ArrayRef<AffineExpr> exprs,
+                          ArrayRef<int64_t> dimSizes, int64_t limit,
+                          function_ref<bool(ArrayRef<AffineExpr> at)> visit) {
+  if (exprs.empty())
+    return visit({});
+  MLIRContext *ctx = exprs.front().getContext();
   SmallVector<unsigned> used;
   int64_t points = 1;
-  for (unsigned d = 0; d < numDims; ++d) {
-    if (!diff.isFunctionOfDim(d))
+  for (unsigned d = 0; d < dimSizes.size(); ++d) {
+    if (llvm::none_of(exprs,
+                      [&](AffineExpr e) { return e.isFunctionOfDim(d); }))
       continue;
     used.push_back(d);
-    points *= std::max<int64_t>(dimSizes[d], 1);
-    if (dimSizes[d] <= 0 || points > (int64_t(1) << 20))
+    if (dimSizes[d] <= 0 || (points *= dimSizes[d]) > limit)
       return false;
   }
-  SmallVector<int64_t> at(numDims, 0);
+  SmallVector<AffineExpr> at(dimSizes.size(), getAffineConstantExpr(0, ctx));
   for (int64_t p = 0; p < points; ++p) {
     int64_t rest = p;
     for (unsigned d : used) {
-      at[d] = rest % dimSizes[d];
+      at[d] = getAffineConstantExpr(rest % dimSizes[d], ctx);
       rest /= dimSizes[d];
     }
-    SmallVector<AffineExpr> values;
-    for (int64_t x : at)
-      values.push_back(getAffineConstantExpr(x, ctx));
-    auto value = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(diff.replaceDims(values), 0, 0));
-    if (!value || value.getValue() != 0)
+    if (!visit(at))
       return false;
   }
   return true;
+}
+
+std::optional<int64_t> seqpar::evaluateAt(AffineExpr e,
+                                          ArrayRef<AffineExpr> at) {
+  auto c =
+      dyn_cast<AffineConstantExpr>(simplifyAffineExpr(e.replaceDims(at), 0, 1));
+  return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
+}
+
+bool seqpar::sameExpr(AffineExpr a, AffineExpr b, ArrayRef<int64_t> dimSizes) {
+  if (hasUnknown(a) || hasUnknown(b))
+    return false;
+  AffineExpr diff = simplifyAffineExpr(a - b, dimSizes.size(), 0);
+  if (auto c = dyn_cast<AffineConstantExpr>(diff))
+    return c.getValue() == 0;
+  return forEachPoint(
+      diff, dimSizes, int64_t(1) << 20,
+      [&](ArrayRef<AffineExpr> at) { return evaluateAt(diff, at) == 0; });
 }

@@ -14,7 +14,10 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace mlir::seqpar {
 
@@ -37,6 +40,18 @@ SmallVector<TracedElement> traceElement(Value v, ArrayRef<AffineExpr> coords,
 
 /// True when `e` holds the unknown symbol.
 bool hasUnknown(AffineExpr e);
+
+/// Calls `visit` with the dims' values (constant exprs; dims no expr in
+/// `exprs` uses stay 0) at every point of the dims `exprs` use, dim d over
+/// [0, dimSizes[d]). False without visiting when there are more than
+/// `limit` points or a used dim has no static size; false as soon as
+/// `visit` returns false.
+bool forEachPoint(ArrayRef<AffineExpr> exprs, ArrayRef<int64_t> dimSizes,
+                  int64_t limit,
+                  function_ref<bool(ArrayRef<AffineExpr> at)> visit);
+
+/// `e` with its dims replaced by `at`, when that is a constant.
+std::optional<int64_t> evaluateAt(AffineExpr e, ArrayRef<AffineExpr> at);
 
 /// `a` and `b` are equal for every value of the dims, dim d ranging over
 /// [0, dimSizes[d]): proven by simplifying a - b, else by evaluating it over

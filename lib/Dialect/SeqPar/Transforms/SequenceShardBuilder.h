@@ -52,9 +52,9 @@ public:
 
   /// A tensor<n x index> whose element i is `position(b, i)`, built by a
   /// linalg.generic (the position function is emitted in its body).
-  Value positionTensor(OpBuilder &b, Location loc, int64_t n,
-                       function_ref<Value(OpBuilder &, Location, Value)>
-                           position);
+  static Value
+  positionTensor(OpBuilder &b, Location loc, int64_t n,
+                 function_ref<Value(OpBuilder &, Location, Value)> position);
 
   /// Global position along a flattened dim of local index `local`, with
   /// l = ceil(s/t)*inner: (local / l) * (s*inner) + rank*l + local % l (the

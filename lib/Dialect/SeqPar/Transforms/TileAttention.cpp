@@ -41,16 +41,8 @@ Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
 
 /// Positions 0 .. n-1.
 Value iota(OpBuilder &b, Location loc, int64_t n) {
-  Value init = tensor::EmptyOp::create(b, loc, {n}, b.getIndexType());
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{}, ValueRange{init},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(1)},
-             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-             [](OpBuilder &nb, Location nloc, ValueRange) {
-               linalg::YieldOp::create(
-                   nb, nloc, linalg::IndexOp::create(nb, nloc, 0).getResult());
-             })
-      .getResult(0);
+  return SequenceShardBuilder::positionTensor(
+      b, loc, n, [](OpBuilder &, Location, Value i) { return i; });
 }
 
 /// The block as a loop over key/value tiles of `tile` keys, each a smaller
