@@ -2,7 +2,8 @@
 """Context-parallel attention on CPU ranks: attention time and K/V wait time.
 
 For every ring size c (MPI ranks), local sequence length s/c and strategy
-(ring, all-gather, ulysses), one causal attention layer (b = 1, a = c heads
+(ring, all-gather, ulysses, and hybrid = 2 Ulysses ranks x c/2 ring ranks
+for c >= 4), one causal attention layer (b = 1, a = c heads
 so Ulysses can split them, d = 64, f32) is written as ``seqpar.attention``,
 rewritten by ``seqpar-context-parallel`` (zigzag load balancing) and run by
 ``seqpar-run`` under ``mpirun -np c``. The runtime's per-rank counters give:
@@ -10,7 +11,8 @@ rewritten by ``seqpar-context-parallel`` (zigzag load balancing) and run by
 * attention_s: the 'attention' compute region (seqpar-instrument-attention),
   every attention block this rank ran, summed; max over ranks;
 * transfer_s: start to completion of the K/V collectives (the ring's
-  shift send/recv, the all-gather of K/V, Ulysses' all-to-alls), summed;
+  shift send/recv, the all-gather of K/V, Ulysses' all-to-alls; hybrid:
+  both), summed;
   max over ranks;
 * wait_s: time the rank was blocked in seqpar.wait (or a blocking
   collective) on those transfers, summed; max over ranks;
@@ -41,22 +43,25 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAD_DIM = 64
 KV_TILE = 1024  # seqpar-lower-to-llvm's attention-kv-tile default
-STRATEGIES = ("ring", "all-gather", "ulysses")
+STRATEGIES = ("ring", "all-gather", "ulysses", "hybrid")
+HYBRID_ULYSSES = 2  # hybrid's Ulysses ranks (grid [c/2, 2])
 # Collectives that move K/V for each strategy (runtime counter names).
 KV_COLLECTIVES = {
     "ring": ("send", "recv"),
     "all-gather": ("all_gather",),
     "ulysses": ("all_to_all",),
+    "hybrid": ("send", "recv", "all_to_all"),
 }
 
 
-def program(c, s, heads):
-    """Unsharded causal attention, [1, heads, s, HEAD_DIM] f32, CP grid c."""
+def program(grid, s, heads):
+    """Unsharded causal attention, [1, heads, s, HEAD_DIM] f32, on a grid of
+    shape `grid` (e.g. "4" or "2x2")."""
     t = f"tensor<1x{heads}x{s}x{HEAD_DIM}xf32>"
     arg = f"{t} {{seqpar.seq_dim = 2 : i64}}"
     scale = 1.0 / HEAD_DIM ** 0.5
     return (
-        f"shard.grid @grid(shape = {c})\n"
+        f"shard.grid @grid(shape = {grid})\n"
         f"func.func @main(%q: {arg}, %k: {arg}, %v: {arg}) -> {t} {{\n"
         f"  %o = seqpar.attention %q, %k, %v {{causal, scale = {scale:.8e} : f32}}"
         f" : {t}, {t}, {t} -> {t}\n"
@@ -72,6 +77,9 @@ def peak_gib(c, chunk, heads, strategy):
         rows, cols, h = chunk, chunk, heads
     elif strategy == "all-gather":
         rows, cols, h = chunk, c * chunk, heads
+    elif strategy == "hybrid":  # a ring of u * s/c tokens on heads / u heads
+        u = HYBRID_ULYSSES
+        rows, cols, h = u * chunk, u * chunk, heads // u
     else:  # Ulysses: heads / c heads over the whole sequence
         rows, cols, h = c * chunk, c * chunk, heads // c
     return 6 * h * rows * min(cols, KV_TILE) * 4 / 2**30
@@ -117,12 +125,17 @@ def run_one(args, work, c, chunk, strategy):
     heads = c
     s = c * chunk
     base = os.path.join(work, f"c{c}_s{chunk}_{strategy}")
+    grid, options = str(c), f"strategy={strategy}"
+    if strategy == "hybrid":
+        u = HYBRID_ULYSSES
+        grid = f"{c // u}x{u}"
+        options += " grid-axis=0 ulysses-axis=1"
     with open(base + ".mlir", "w") as f:
-        f.write(program(c, s, heads))
+        f.write(program(grid, s, heads))
     with open(base + ".ref.mlir", "w") as f:
-        f.write(program(1, s, heads))
+        f.write(program("1", s, heads))
     subprocess.run([args.seqpar_opt, base + ".mlir",
-                    f"--seqpar-context-parallel=strategy={strategy}",
+                    f"--seqpar-context-parallel={options}",
                     "--canonicalize", "--cse", "-o", base + ".rank.mlir"],
                    check=True, capture_output=True, text=True)
     cmd = [args.mpirun] + mpi_flags(args.mpirun) + [
@@ -187,6 +200,9 @@ def main():
         for c in args.ranks:
             for chunk in args.chunks:
                 for strategy in args.strategies:
+                    if strategy == "hybrid" and (c < 2 * HYBRID_ULYSSES or
+                                                 c % HYBRID_ULYSSES):
+                        continue  # needs >= 2 ring ranks of 2 Ulysses ranks
                     need = c * peak_gib(c, chunk, c, strategy)
                     if need > args.mem_gib:
                         print(f"{c:>2} {chunk:>6} {strategy:<10} skipped: needs "

@@ -3,13 +3,13 @@
 // RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="strategy=tree" 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
 
-// ULYSSES: error: ulysses needs the query heads (4) and key/value heads (1) divisible by the 2 CP ranks; use strategy=ring or all-gather
-// STRATEGY: error: unknown strategy 'tree': expected ring, all-gather or ulysses
+// ULYSSES: error: ulysses needs the query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring, all-gather or hybrid
+// STRATEGY: error: unknown strategy 'tree': expected ring, all-gather, ulysses or hybrid
 // BALANCE: error: unknown load-balance 'random': expected zigzag or none
 
 // Zigzag needs s divisible by 2c.
 shard.grid @grid(shape = 2)
-// expected-error @+1 {{sequence length 6 (dim 2 of 'tensor<1x4x6x4xf32>') is not divisible by 4 (2 x the 2 ranks of grid axis 0 of @grid, zigzag)}}
+// expected-error @+1 {{sequence length 6 (dim 2 of 'tensor<1x4x6x4xf32>') is not divisible by 4 (2 x the 2 ranks of grid axes [0] of @grid, zigzag); pass pad=true (seqpar-pipeline: cp-pad=true) to pad it and mask the padding}}
 func.func @uneven(%q: tensor<1x4x6x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x6x4xf32> {
   %o = seqpar.attention %q, %q, %q {causal, scale = 0.5 : f32}
       : tensor<1x4x6x4xf32>, tensor<1x4x6x4xf32>, tensor<1x4x6x4xf32> -> tensor<1x4x6x4xf32>
@@ -20,7 +20,7 @@ func.func @uneven(%q: tensor<1x4x6x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<
 
 // MQA: distributed by the ring (Ulysses refuses it, see the ULYSSES run).
 shard.grid @grid(shape = 2)
-// expected-remark @+1 {{context-parallel over @grid axis 0 (c=2, s=8, zigzag): 1 attention -> ring (1 transfers, 64 bytes sent per rank)}}
+// expected-remark @+1 {{context-parallel over @grid axes [0] (c=2, s=8, zigzag): 1 attention -> ring (1 transfers, 64 bytes sent per rank)}}
 func.func @mqa(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x1x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
   %o = seqpar.attention %q, %k, %k {causal, scale = 0.5 : f32}
       : tensor<1x4x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x4x8x4xf32>
@@ -34,7 +34,7 @@ func.func @mqa(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x
 // parallel), and its output is sliced back. (A replicated mask is: each
 // block reads its rows and columns, seqpar-context-parallel.mlir.)
 shard.grid @grid(shape = 2)
-// expected-remark @+1 {{context-parallel over @grid axis 0 (c=2, s=8, zigzag): 0 attention -> ring (0 transfers, 0 bytes sent per rank), 2 all_gather (384 bytes) for ops that need all tokens}}
+// expected-remark @+1 {{context-parallel over @grid axes [0] (c=2, s=8, zigzag): 0 attention -> ring (0 transfers, 0 bytes sent per rank), 2 all_gather (384 bytes) for ops that need all tokens}}
 func.func @masked(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %m: tensor<1x1x8x8xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
   // expected-remark @+1 {{context-parallel: all_gather before 'seqpar.attention', which is an attention whose mask is sharded along the sequence}}
   %o = seqpar.attention %q, %q, %q mask(%m : tensor<1x1x8x8xf32>) {scale = 0.5 : f32}
@@ -73,6 +73,6 @@ module {
 // alone rather than split twice.
 shard.grid @grid(shape = 2)
 func.func @already(%x: tensor<1x4x4x4xf32> {seqpar.seq_dim = 2 : i64, seqpar.sharding = #seqpar.sharding<@grid, [[], [], [0]]>}) -> tensor<1x4x4x4xf32> {
-  // expected-remark @-1 {{context-parallel: skipped, argument #0 is already split along its sequence dim or over grid axis 0}}
+  // expected-remark @-1 {{context-parallel: skipped, argument #0 is already split along its sequence dim or over grid axes [0]}}
   return %x : tensor<1x4x4x4xf32>
 }

@@ -88,7 +88,14 @@ void ContextParallelPass::runOnOperation() {
   if (!parsed) {
     emitError(getOperation().getLoc())
         << "unknown strategy '" << strategy.getValue()
-        << "': expected ring, all-gather or ulysses";
+        << "': expected ring, all-gather, ulysses or hybrid";
+    return signalPassFailure();
+  }
+  if ((*parsed == AttentionStrategy::Hybrid) != (ulyssesAxis >= 0)) {
+    emitError(getOperation().getLoc())
+        << (ulyssesAxis >= 0 ? "ulysses-axis is only used by strategy=hybrid"
+                             : "strategy=hybrid needs the ulysses-axis option "
+                               "(seqpar-pipeline: cp-ulysses)");
     return signalPassFailure();
   }
   if (loadBalance != "zigzag" && loadBalance != "none") {
@@ -136,6 +143,30 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
   if (failed(resolveGridAxis(func, gridName, gridAxis, "CP", grid, axis,
                              numRanks)))
     return failure();
+  // The sequence is split over `axes` (hybrid: [ring, Ulysses]).
+  SmallVector<int16_t> axes{axis};
+  SmallVector<int64_t> axisSizes{numRanks};
+  if (strategy == AttentionStrategy::Hybrid) {
+    int16_t second = 0;
+    int64_t ulyssesRanks = 1;
+    if (failed(resolveGridAxis(func, gridName, ulyssesAxis, "Ulysses", grid,
+                               second, ulyssesRanks)))
+      return failure();
+    if (second == axis)
+      return emitError(func.getLoc())
+             << "hybrid needs two different grid axes (grid-axis = "
+                "ulysses-axis = "
+             << axis << ")";
+    axes.push_back(second);
+    axisSizes.push_back(ulyssesRanks);
+    numRanks *= ulyssesRanks;
+  }
+  auto axesString = [&] {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::interleave(axes, os, ", ");
+    return text;
+  };
   TokenWiseAnalysis analysis(func, argSeqDims);
   if (failed(analysis.run()))
     return failure();
@@ -146,6 +177,7 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
   // Arguments: unsplit along the sequence (or contiguously split, without
   // zigzag), else the function is left alone.
   SmallVector<BlockArgument> shardedArgs;
+  bool needsPad = seqLen % pieces != 0;
   for (BlockArgument arg : func.getArguments()) {
     std::optional<SeqDim> seq = analysis.getSeqDim(arg);
     if (!seq)
@@ -153,21 +185,26 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
     DimShardingAttr split =
         sharding ? sharding.getDimSharding(seq->dim) : DimShardingAttr();
-    if ((sharding && sharding.usesAxis(axis)) ||
-        (split && (zigzag || split.getKind() != SplitKind::contiguous))) {
+    bool usesAxes = sharding && llvm::any_of(axes, [&](int16_t a) {
+                      return sharding.usesAxis(a);
+                    });
+    if (usesAxes || (split && (zigzag || needsPad ||
+                               split.getKind() != SplitKind::contiguous))) {
       emitRemark(arg.getLoc())
           << "context-parallel: skipped, argument #" << arg.getArgNumber()
-          << " is already split along its sequence dim or over grid axis "
-          << axis;
+          << " is already split along its sequence dim or over grid axes ["
+          << axesString() << "]";
       return success();
     }
-    if (seqLen % pieces != 0)
+    if (needsPad && !pad)
       return emitError(arg.getLoc())
              << "sequence length " << seqLen << " (dim " << seq->dim << " of "
              << arg.getType() << ") is not divisible by " << pieces
              << (zigzag ? " (2 x the " : " (the ") << numRanks
-             << " ranks of grid axis " << axis << " of " << grid
-             << (zigzag ? ", zigzag)" : ")");
+             << " ranks of grid axes [" << axesString() << "] of " << grid
+             << (zigzag ? ", zigzag)" : ")")
+             << "; pass pad=true (seqpar-pipeline: cp-pad=true) to pad it "
+                "and mask the padding";
     shardedArgs.push_back(arg);
   }
 
@@ -194,7 +231,14 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
       reason = whyNotDistributable(attention, analysis, sharded);
       if (reason.empty()) {
         if (strategy == AttentionStrategy::Ulysses &&
-            failed(checkUlyssesHeads(attention, numRanks)))
+            failed(checkUlyssesHeads(attention, numRanks,
+                                     "use strategy=ring, all-gather or "
+                                     "hybrid")))
+          return failure();
+        if (strategy == AttentionStrategy::Hybrid &&
+            failed(checkUlyssesHeads(attention, axisSizes[1],
+                                     "use strategy=ring, or fewer ranks on the "
+                                     "Ulysses axis")))
           return failure();
         ++numAttention;
         localOps.insert(&op);
@@ -213,7 +257,13 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
       sharded.insert(result);
   }
 
-  SequenceShardBuilder builder(func, grid, axis, numRanks, seqLen, zigzag);
+  SequenceShardBuilder builder(func, grid, axes, axisSizes, seqLen, zigzag);
+  // A padded sequence cannot be stated by a #seqpar.sharding: arguments stay
+  // whole (each rank takes its tokens) and results are gathered.
+  bool padded = builder.isPadded();
+  DenseSet<Value> wholeArgs;
+  if (padded)
+    wholeArgs.insert(shardedArgs.begin(), shardedArgs.end());
   // Sequence-sharded values read by boundaries, with their uses, recorded
   // before the rewrite changes them.
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
@@ -224,12 +274,14 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
   llvm::MapVector<Value, GatherUses> gatherUses;
   SmallVector<std::pair<unsigned, SeqDim>> shardedResults;
   for (Value value : sharded) {
+    if (wholeArgs.contains(value))
+      continue; // Its other users read it whole.
     SeqDim seq = *analysis.getSeqDim(value);
     for (OpOperand &use : value.getUses()) {
       Operation *user = body.findAncestorOpInBlock(*use.getOwner());
       if (user == use.getOwner() && localOps.contains(user))
         continue;
-      if (user == returnOp.getOperation() && seq.inner == 1 &&
+      if (user == returnOp.getOperation() && !padded && seq.inner == 1 &&
           analysis.getOuter(value, seq) == 1) {
         shardedResults.push_back({use.getOperandNumber(), seq});
         continue;
@@ -244,6 +296,8 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
   DenseSet<Value> localValues;
   SplitKind kind = zigzag ? SplitKind::zigzag : SplitKind::contiguous;
   for (BlockArgument arg : shardedArgs) {
+    if (padded)
+      break; // Token-wise users localize them.
     SeqDim seq = *analysis.getSeqDim(arg);
     arg.setType(
         builder.localType(cast<RankedTensorType>(arg.getType()), seq.dim));
@@ -251,12 +305,20 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
     if (!sharding)
       sharding = ShardingAttr::getReplicated(&getContext(), grid);
     func.setArgAttr(arg.getArgNumber(), SeqParDialect::kShardingAttrName,
-                    sharding.withDimSplit(seq.dim, {axis}, kind));
+                    sharding.withDimSplit(seq.dim, axes, kind));
     localValues.insert(arg);
   }
   DistributedAttentionStats stats;
   for (Operation *op : localOps.takeVector()) {
     if (auto attention = dyn_cast<AttentionOp>(op)) {
+      // Whole (padded) arguments read directly: this rank's tokens.
+      for (OpOperand &operand : attention->getOpOperands())
+        if (wholeArgs.contains(operand.get()) &&
+            operand.get() != attention.getMask()) {
+          OpBuilder b(attention);
+          operand.set(builder.localize(b, attention.getLoc(), operand.get(),
+                                       /*dim=*/2, /*inner=*/1));
+        }
       Value local = distributeAttention(attention, strategy, builder, stats);
       localValues.insert(local);
       attention.getResult().replaceAllUsesWith(local);
@@ -297,7 +359,7 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
     if (!sharding)
       sharding = ShardingAttr::getReplicated(&getContext(), grid);
     func.setResultAttr(index, SeqParDialect::kShardingAttrName,
-                       sharding.withDimSplit(seq.dim, {axis}, kind));
+                       sharding.withDimSplit(seq.dim, axes, kind));
   }
   // A per-rank program states every argument's and result's sharding
   // (SPEC 3.5): the rest are replicated.
@@ -310,13 +372,15 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
       func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicated);
   func.setType(FunctionType::get(&getContext(), body.getArgumentTypes(),
                                  returnOp.getOperandTypes()));
-  emitRemark(func.getLoc())
-      << "context-parallel over " << grid << " axis " << axis
-      << " (c=" << numRanks << ", s=" << seqLen << ", "
-      << (zigzag ? "zigzag" : "contiguous") << "): " << numAttention
-      << " attention -> " << stringifyAttentionStrategy(strategy) << " ("
-      << stats.transfers << " transfers, " << stats.bytesSent
-      << " bytes sent per rank), " << gathered << " all_gather ("
-      << gatheredBytes << " bytes) for ops that need all tokens";
+  InFlightDiagnostic remark = emitRemark(func.getLoc());
+  remark << "context-parallel over " << grid << " axes [" << axesString()
+         << "] (c=" << numRanks << ", s=" << seqLen;
+  if (padded)
+    remark << " padded to " << builder.getLocalSeqLen() * numRanks;
+  remark << ", " << (zigzag ? "zigzag" : "contiguous") << "): " << numAttention
+         << " attention -> " << stringifyAttentionStrategy(strategy) << " ("
+         << stats.transfers << " transfers, " << stats.bytesSent
+         << " bytes sent per rank), " << gathered << " all_gather ("
+         << gatheredBytes << " bytes) for ops that need all tokens";
   return success();
 }

@@ -1,9 +1,8 @@
-//===- ContextParallel.h - distributed attention over the CP axis -*- C++
-//-*-===//
+//===- ContextParallel.h - distributed attention over CP axes --*- C++ -*-===//
 //
 // The attention part of context parallelism (SPEC section 3.3): ring (pass-
-// KV), all-gather-KV and Ulysses attention of a seqpar.attention whose
-// query, key and value hold this rank's tokens.
+// KV), all-gather-KV, Ulysses and hybrid (Ulysses then ring) attention of
+// a seqpar.attention whose query, key and value hold this rank's tokens.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +18,9 @@
 
 namespace mlir::seqpar {
 
-enum class AttentionStrategy { Ring, AllGather, Ulysses };
+/// How attention is distributed: ring (pass-KV), all-gather-KV, Ulysses
+/// (all-to-all to heads), or hybrid (Ulysses on one axis, ring on another).
+enum class AttentionStrategy { Ring, AllGather, Ulysses, Hybrid };
 
 std::optional<AttentionStrategy> parseAttentionStrategy(StringRef name);
 StringRef stringifyAttentionStrategy(AttentionStrategy strategy);
@@ -40,14 +41,16 @@ std::string whyNotDistributable(AttentionOp op,
                                 const TokenWiseAnalysis &analysis,
                                 const DenseSet<Value> &sharded);
 
-/// Ulysses splits heads over the CP axis: a and a_kv must be divisible by
-/// the `numRanks`; otherwise a located error.
-LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks);
+/// Ulysses splits heads over its axis: a and a_kv must be divisible by
+/// its `numRanks`; otherwise a located error that suggests `fallback`.
+LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks,
+                                StringRef fallback);
 
 /// Builds the distributed form of `op`, whose operands already hold this
 /// rank's tokens (s/c, contiguous or zigzag as `builder` says), and returns
 /// the local attention output [b, a, s/c, d]. `op` itself is left for the
-/// caller to replace.
+/// caller to replace. Hybrid needs the builder's axes to be [ring, Ulysses];
+/// the other strategies use all of its axes as one group.
 Value distributeAttention(AttentionOp op, AttentionStrategy strategy,
                           SequenceShardBuilder &builder,
                           DistributedAttentionStats &stats);

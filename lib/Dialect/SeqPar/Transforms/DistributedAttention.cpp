@@ -1,6 +1,6 @@
-//===- DistributedAttention.cpp - ring, all-gather-KV and Ulysses ---------===//
+//===- DistributedAttention.cpp - ring, all-gather-KV, Ulysses, hybrid ----===//
 //
-// All three build on seqpar.attention_block, which takes the tokens' global
+// All four build on seqpar.attention_block, which takes the tokens' global
 // positions: the causal mask is exact for contiguous and zigzag shards and
 // for K/V gathered in rank order, without un-permuting anything; an additive
 // mask is read at the same positions from the whole (replicated) mask.
@@ -28,6 +28,8 @@ mlir::seqpar::parseAttentionStrategy(StringRef name) {
     return AttentionStrategy::AllGather;
   if (name == "ulysses")
     return AttentionStrategy::Ulysses;
+  if (name == "hybrid")
+    return AttentionStrategy::Hybrid;
   return std::nullopt;
 }
 
@@ -39,6 +41,8 @@ StringRef mlir::seqpar::stringifyAttentionStrategy(AttentionStrategy strategy) {
     return "all-gather";
   case AttentionStrategy::Ulysses:
     return "ulysses";
+  case AttentionStrategy::Hybrid:
+    return "hybrid";
   }
   return "";
 }
@@ -62,8 +66,8 @@ std::string mlir::seqpar::whyNotDistributable(AttentionOp op,
   return "";
 }
 
-LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op,
-                                              int64_t numRanks) {
+LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op, int64_t numRanks,
+                                              StringRef fallback) {
   int64_t heads = cast<RankedTensorType>(op.getQuery().getType()).getDimSize(1);
   int64_t kvHeads = cast<RankedTensorType>(op.getKey().getType()).getDimSize(1);
   if (heads % numRanks == 0 && kvHeads % numRanks == 0)
@@ -71,7 +75,7 @@ LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op,
   return op.emitError() << "ulysses needs the query heads (" << heads
                         << ") and key/value heads (" << kvHeads
                         << ") divisible by the " << numRanks
-                        << " CP ranks; use strategy=ring or all-gather";
+                        << " Ulysses ranks; " << fallback;
 }
 
 static int64_t bytesOf(Value value) {
@@ -81,7 +85,11 @@ static int64_t bytesOf(Value value) {
 
 namespace {
 
-/// Emits the IR of one distributed attention.
+/// Emits the IR of one distributed attention. Ring, Ulysses and hybrid are
+/// one scheme: an all-to-all over the Ulysses axis (u ranks; u = 1 for ring)
+/// trades a/u of the heads for u times the tokens, then a ring over the
+/// ring axis (r ranks; r = 1 for Ulysses) passes K/V blocks of those tokens,
+/// then the all-to-all back (USP, Fang and Zhao 2024, section 3).
 class AttentionBuilder {
 public:
   AttentionBuilder(AttentionOp op, SequenceShardBuilder &shards,
@@ -91,9 +99,11 @@ public:
         localLen(
             cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2)) {}
 
-  Value ring();
   Value allGatherKV();
-  Value ulysses();
+  /// Ring over grid axis `ringAxis` of the builder's axes (r ranks) after
+  /// Ulysses over `ulyssesAxis` (u ranks); a missing axis has one rank.
+  Value ulyssesThenRing(std::optional<unsigned> ringAxis,
+                        std::optional<unsigned> ulyssesAxis);
 
 private:
   struct Partial {
@@ -114,18 +124,36 @@ private:
   /// The f32 attention output `out` rounded to the query's element type
   /// (f16/bf16 attention accumulates and merges in f32).
   Value inQueryType(Value out);
-  /// Positions of the local tokens of axis rank `rank`.
-  Value positionsOf(Value rank);
   /// Positions of the c * s/c tokens of all ranks, in rank order.
   Value positionsInRankOrder();
+  /// [b, heads, s/c, d] -> [b, heads/u, u*s/c, d] over the Ulysses axis:
+  /// head chunk j goes to rank j, token blocks arrive in rank order.
+  Value toHeads(Value input);
+  /// Along the tokens of [b, a, n, d], viewed as [outer, inner, n/(outer*
+  /// inner)] chunks: the chunks transposed to [inner, outer, ...].
+  Value swapChunks(Value input, int64_t outer, int64_t inner);
+  /// Global position of token `i` of the u*s/c tokens that ring rank `source`
+  /// holds after the all-to-all (in the zigzag-halves order when
+  /// `halvesFirst`).
+  Value groupPosition(OpBuilder &ob, Location l, Value source, Value i);
+  Value groupPositions(Value source) {
+    return SequenceShardBuilder::positionTensor(
+        b, loc, ulyssesRanks * localLen,
+        [&](OpBuilder &nb, Location nl, Value i) {
+          return groupPosition(nb, nl, source, i);
+        });
+  }
   /// Ring step `step` >= 1: the local queries (positions `qPos`) against
-  /// the K/V block of axis rank (r - step) mod c, merged into `acc`.
-  Partial ringStep(int64_t step, Value qPos, Value k, Value v, Partial acc);
+  /// the K/V block of ring rank (r - step) mod r, merged into `acc`.
+  Partial ringStep(int64_t step, Value q, Value qPos, Value k, Value v,
+                   Partial acc);
+  /// The ring over q, k, v (the tokens of one ring rank).
+  Partial ring(Value q, Value k, Value v);
   Value index(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
   }
-  DenseI16ArrayAttr axes() {
-    return b.getDenseI16ArrayAttr({shards.getGridAxis()});
+  DenseI16ArrayAttr axisAttr(std::optional<unsigned> i) {
+    return b.getDenseI16ArrayAttr({shards.getGridAxes()[*i]});
   }
 
   AttentionOp op;
@@ -135,6 +163,10 @@ private:
   Location loc;
   int64_t numRanks;
   int64_t localLen;
+  std::optional<unsigned> ringAxis, ulyssesAxis;
+  int64_t ringRanks = 1, ulyssesRanks = 1;
+  Value ringRank;
+  bool halvesFirst = false;
 };
 
 } // namespace
@@ -145,8 +177,11 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
   auto qType = cast<RankedTensorType>(q.getType());
   auto lseType =
       RankedTensorType::get(qType.getShape().drop_back(), ob.getF32Type());
-  Value mask =
-      op.getMask() ? maskFor(ob, qPos, kvPos, qType.getDimSize(1)) : Value();
+  // Padding keys (positions >= s) are masked unless causality does it.
+  bool maskPadding = shards.isPadded() && !op.getCausal();
+  Value mask = op.getMask() || maskPadding
+                   ? maskFor(ob, qPos, kvPos, qType.getDimSize(1))
+                   : Value();
   auto result = AttentionBlockOp::create(
       ob, loc, qType.clone(ob.getF32Type()), lseType, q, k, v, qPos, kvPos,
       mask, op.getScaleAttr(), op.getCausal() ? ob.getUnitAttr() : UnitAttr());
@@ -163,44 +198,80 @@ AttentionBuilder::Partial AttentionBuilder::merge(OpBuilder &ob, Partial a,
 Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
                                 int64_t heads) {
   Value mask = op.getMask();
-  auto type = cast<RankedTensorType>(mask.getType());
+  Type elem = cast<RankedTensorType>(op.getQuery().getType()).getElementType();
+  bool padded = shards.isPadded();
+  // Without a mask of its own the block only masks padding keys.
+  SmallVector<int64_t> maskShape{1, 1, 1, 1};
+  if (mask)
+    maskShape.assign(cast<RankedTensorType>(mask.getType()).getShape().begin(),
+                     cast<RankedTensorType>(mask.getType()).getShape().end());
   auto length = [](Value positions) {
     return cast<RankedTensorType>(positions.getType()).getDimSize(0);
   };
-  // Unit dims stay broadcast; others follow the block's heads and tokens.
-  SmallVector<int64_t> shape(type.getShape());
+  // Unit dims stay broadcast (but for the keys when padding is masked);
+  // others follow the block's heads and tokens.
+  SmallVector<int64_t> shape(maskShape);
   if (shape[1] != 1)
     shape[1] = heads;
   if (shape[2] != 1)
     shape[2] = length(qPos);
-  if (shape[3] != 1)
+  if (shape[3] != 1 || padded)
     shape[3] = length(kvPos);
-  Value init = tensor::EmptyOp::create(ob, loc, shape, type.getElementType());
+  int64_t seqLen = shards.getSeqLen();
+  Value init = tensor::EmptyOp::create(ob, loc, shape, elem);
   return linalg::GenericOp::create(
              ob, loc, init.getType(), ValueRange{}, ValueRange{init},
              ArrayRef<AffineMap>{ob.getMultiDimIdentityMap(4)},
              SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
              [&](OpBuilder &nb, Location nl, ValueRange) {
-               Value zero = arith::ConstantIndexOp::create(nb, nl, 0);
+               auto constant = [&](int64_t value) -> Value {
+                 return arith::ConstantIndexOp::create(nb, nl, value);
+               };
                auto at = [&](int64_t dim) -> Value {
                  return linalg::IndexOp::create(nb, nl, dim);
                };
-               SmallVector<Value> index(4, zero);
-               if (shape[0] != 1)
-                 index[0] = at(0);
-               if (shape[1] != 1)
-                 index[1] =
-                     maskHeadOffset
-                         ? arith::AddIOp::create(nb, nl, at(1), maskHeadOffset)
-                               .getResult()
-                         : at(1);
-               if (shape[2] != 1)
-                 index[2] = tensor::ExtractOp::create(nb, nl, qPos, at(2));
+               // A padding position reads the last row/column of the mask.
+               auto clamped = [&](Value position) -> Value {
+                 return padded ? arith::MinUIOp::create(nb, nl, position,
+                                                        constant(seqLen - 1))
+                                     .getResult()
+                               : position;
+               };
+               Value kvPosition;
                if (shape[3] != 1)
-                 index[3] = tensor::ExtractOp::create(nb, nl, kvPos, at(3));
-               linalg::YieldOp::create(
-                   nb, nl,
-                   tensor::ExtractOp::create(nb, nl, mask, index).getResult());
+                 kvPosition = tensor::ExtractOp::create(nb, nl, kvPos, at(3));
+               Value value;
+               if (mask) {
+                 SmallVector<Value> index(4, constant(0));
+                 if (maskShape[0] != 1)
+                   index[0] = at(0);
+                 if (maskShape[1] != 1)
+                   index[1] = maskHeadOffset
+                                  ? arith::AddIOp::create(nb, nl, at(1),
+                                                          maskHeadOffset)
+                                        .getResult()
+                                  : at(1);
+                 if (maskShape[2] != 1)
+                   index[2] =
+                       clamped(tensor::ExtractOp::create(nb, nl, qPos, at(2)));
+                 if (maskShape[3] != 1)
+                   index[3] = clamped(kvPosition);
+                 value = tensor::ExtractOp::create(nb, nl, mask, index);
+               } else {
+                 value =
+                     arith::ConstantOp::create(nb, nl, nb.getZeroAttr(elem));
+               }
+               if (padded) {
+                 Value real =
+                     arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ult,
+                                           kvPosition, constant(seqLen));
+                 Value minusInf = arith::ConstantOp::create(
+                     nb, nl,
+                     nb.getFloatAttr(elem,
+                                     -std::numeric_limits<double>::infinity()));
+                 value = arith::SelectOp::create(nb, nl, real, value, minusInf);
+               }
+               linalg::YieldOp::create(nb, nl, value);
              })
       .getResult(0);
 }
@@ -212,13 +283,6 @@ Value AttentionBuilder::inQueryType(Value out) {
              ? out
              : arith::TruncFOp::create(b, loc, type.clone(elem), out)
                    .getResult();
-}
-
-Value AttentionBuilder::positionsOf(Value rank) {
-  return shards.positionTensor(b, loc, localLen,
-                               [&](OpBuilder &nb, Location nloc, Value i) {
-                                 return shards.globalToken(nb, nloc, rank, i);
-                               });
 }
 
 Value AttentionBuilder::positionsInRankOrder() {
@@ -246,23 +310,50 @@ AttentionBuilder::Partial AttentionBuilder::emptyPartial(OpBuilder &ob,
                ob.getFloatAttr(f32, -std::numeric_limits<float>::infinity()))};
 }
 
-AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
-                                                     Value k, Value v,
-                                                     Partial acc) {
-  Value q = op.getQuery();
-  Value rank = shards.rank(b);
-  // After `step` shifts this rank holds the block of rank (r - step) mod c.
+Value AttentionBuilder::groupPosition(OpBuilder &ob, Location l, Value source,
+                                      Value i) {
+  auto constant = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(ob, l, value);
+  };
+  if (ulyssesRanks == 1)
+    return shards.globalToken(ob, l, source, i);
+  // Token i came from Ulysses rank j, local token t: group rank
+  // source * u + j.
+  Value j, t;
+  if (halvesFirst) {
+    // [2 halves, u ranks, L/2]: i = (h * u + j) * L/2 + within.
+    Value half = constant(localLen / 2);
+    Value chunk = arith::DivUIOp::create(ob, l, i, half);
+    Value within = arith::RemUIOp::create(ob, l, i, half);
+    Value h = arith::DivUIOp::create(ob, l, chunk, constant(ulyssesRanks));
+    j = arith::RemUIOp::create(ob, l, chunk, constant(ulyssesRanks));
+    t = arith::AddIOp::create(ob, l, arith::MulIOp::create(ob, l, h, half),
+                              within);
+  } else {
+    j = arith::DivUIOp::create(ob, l, i, constant(localLen));
+    t = arith::RemUIOp::create(ob, l, i, constant(localLen));
+  }
+  Value rank = arith::AddIOp::create(
+      ob, l, arith::MulIOp::create(ob, l, source, constant(ulyssesRanks)), j);
+  return shards.globalToken(ob, l, rank, t);
+}
+
+AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
+                                                     Value qPos, Value k,
+                                                     Value v, Partial acc) {
+  int64_t tokens = cast<RankedTensorType>(q.getType()).getDimSize(2);
+  // After `step` shifts this rank holds the block of rank (r - step) mod r.
   Value source = arith::RemUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, rank, index(numRanks - step)),
-      index(numRanks));
-  Value kvPos = positionsOf(source);
+      b, loc, arith::AddIOp::create(b, loc, ringRank, index(ringRanks - step)),
+      index(ringRanks));
+  Value kvPos = groupPositions(source);
   if (!op.getCausal())
     return merge(b, acc, block(b, q, k, v, qPos, kvPos));
   // The branch yields the step's partial for all local queries (rows it does
   // not compute: out = 0, lse = -inf, which the merge ignores), so the merge
   // stays outside and the result keeps the queries' tokens.
   Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                        index(step), rank);
+                                        index(step), ringRank);
   auto yield = [&](OpBuilder &ob, Partial p) {
     scf::YieldOp::create(ob, loc, ValueRange{p.out, p.lse});
   };
@@ -277,10 +368,10 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
         },
         [&](OpBuilder &ob, Location) { yield(ob, emptyPartial(ob, acc)); });
   } else {
-    // Zigzag: from an earlier rank only the block's first chunk is visible
+    // Zigzag: from an earlier rank only the block's first half is visible
     // (to all local queries); from a later rank all of the block is visible
-    // to the second local chunk only. Half a dense block either way.
-    int64_t half = localLen / 2;
+    // to the second local half only. Half a dense block either way.
+    int64_t half = tokens / 2;
     branch = scf::IfOp::create(
         b, loc, earlier,
         [&](OpBuilder &ob, Location) {
@@ -317,22 +408,20 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value qPos,
   return merge(b, acc, {branch.getResult(0), branch.getResult(1)});
 }
 
-Value AttentionBuilder::ring() {
-  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
-  Value rank = shards.rank(b);
-  Value qPos = positionsOf(rank);
+AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
+  Value qPos = groupPositions(ringRank);
   Partial acc;
-  for (int64_t step = 0; step < numRanks; ++step) {
+  for (int64_t step = 0; step < ringRanks; ++step) {
     // Start the next transfer before this step's compute; wait after it.
     Value kRequest, vRequest;
-    if (step + 1 < numRanks) {
+    if (step + 1 < ringRanks) {
       auto shift = [&](Value input) -> Value {
         auto type = cast<RankedTensorType>(input.getType());
         stats.bytesSent += bytesOf(input);
         ++stats.transfers;
         return ShiftStartOp::create(
             b, loc, RequestType::get(b.getContext(), type), shards.getGrid(),
-            axes(), input, b.getI64IntegerAttr(1));
+            axisAttr(ringAxis), input, b.getI64IntegerAttr(1));
       };
       // K and V that are one value (MQA written with k = v) travel once.
       kRequest = shift(k);
@@ -340,15 +429,15 @@ Value AttentionBuilder::ring() {
     }
     // The diagonal block: the rank's own K/V.
     acc = step == 0 ? block(b, q, k, v, qPos, qPos)
-                    : ringStep(step, qPos, k, v, acc);
-    if (step + 1 < numRanks) {
+                    : ringStep(step, q, qPos, k, v, acc);
+    if (step + 1 < ringRanks) {
       bool shared = v == k;
       k = WaitOp::create(b, loc, k.getType(), kRequest);
       v = shared ? k
                  : WaitOp::create(b, loc, v.getType(), vRequest).getResult();
     }
   }
-  return inQueryType(acc.out);
+  return acc;
 }
 
 Value AttentionBuilder::allGatherKV() {
@@ -362,46 +451,97 @@ Value AttentionBuilder::allGatherKV() {
     SmallVector<int64_t> shape(type.getShape());
     shape[2] *= numRanks;
     // Rank order, not sequence order: the positions say which is which.
-    gathered.push_back(shard::AllGatherOp::create(b, loc, type.clone(shape),
-                                                  shards.getGrid(), axes(),
-                                                  input, b.getIndexAttr(2)));
+    gathered.push_back(
+        shard::AllGatherOp::create(b, loc, type.clone(shape), shards.getGrid(),
+                                   b.getDenseI16ArrayAttr(shards.getGridAxes()),
+                                   input, b.getIndexAttr(2)));
     stats.bytesSent += bytesOf(input) * (numRanks - 1);
     ++stats.transfers;
   }
-  Value qPos = positionsOf(shards.rank(b));
+  Value qPos = SequenceShardBuilder::positionTensor(
+      b, loc, localLen, [&](OpBuilder &nb, Location nl, Value i) {
+        return shards.globalToken(nb, nl, shards.rank(b), i);
+      });
   return inQueryType(block(b, op.getQuery(), gathered[0], gathered[1], qPos,
                            positionsInRankOrder())
                          .out);
 }
 
-Value AttentionBuilder::ulysses() {
-  // [b, heads, s/c, d] -> [b, heads/c, s, d]: head chunk j goes to rank j,
-  // token blocks arrive in rank order.
-  auto toHeads = [&](Value input) {
-    auto type = cast<RankedTensorType>(input.getType());
-    SmallVector<int64_t> shape(type.getShape());
-    shape[1] /= numRanks;
-    shape[2] *= numRanks;
-    stats.bytesSent += bytesOf(input) * (numRanks - 1) / numRanks;
-    ++stats.transfers;
-    return shard::AllToAllOp::create(b, loc, type.clone(shape),
-                                     shards.getGrid(), axes(), input,
-                                     b.getIndexAttr(1), b.getIndexAttr(2))
-        .getResult();
-  };
-  Value q = toHeads(op.getQuery());
-  // This rank's heads: chunk r of a/c (a mask with a head dim follows).
-  int64_t localHeads = cast<RankedTensorType>(q.getType()).getDimSize(1);
-  maskHeadOffset =
-      arith::MulIOp::create(b, loc, shards.rank(b), index(localHeads));
-  Value k = toHeads(op.getKey());
-  Value v = op.getValue() == op.getKey() ? k : toHeads(op.getValue());
-  Value positions = positionsInRankOrder();
-  Value out = inQueryType(block(b, q, k, v, positions, positions).out);
-  stats.bytesSent += bytesOf(out) * (numRanks - 1) / numRanks;
+Value AttentionBuilder::toHeads(Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[1] /= ulyssesRanks;
+  shape[2] *= ulyssesRanks;
+  stats.bytesSent += bytesOf(input) * (ulyssesRanks - 1) / ulyssesRanks;
+  ++stats.transfers;
+  return shard::AllToAllOp::create(b, loc, type.clone(shape), shards.getGrid(),
+                                   axisAttr(ulyssesAxis), input,
+                                   b.getIndexAttr(1), b.getIndexAttr(2))
+      .getResult();
+}
+
+Value AttentionBuilder::swapChunks(Value input, int64_t outer, int64_t inner) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t chunk = shape[2] / (outer * inner);
+  auto expandedType =
+      type.clone({shape[0], shape[1], outer, inner, chunk, shape[3]});
+  SmallVector<ReassociationIndices> groups{{0}, {1}, {2, 3, 4}, {5}};
+  Value expanded =
+      tensor::ExpandShapeOp::create(b, loc, expandedType, input, groups);
+  Value init = tensor::EmptyOp::create(
+      b, loc, {shape[0], shape[1], inner, outer, chunk, shape[3]},
+      type.getElementType());
+  Value swapped =
+      linalg::TransposeOp::create(b, loc, expanded, init, {0, 1, 3, 2, 4, 5})
+          .getResult()[0];
+  return tensor::CollapseShapeOp::create(b, loc, type, swapped, groups);
+}
+
+Value AttentionBuilder::ulyssesThenRing(
+    std::optional<unsigned> ringAxisIndex,
+    std::optional<unsigned> ulyssesAxisIndex) {
+  ringAxis = ringAxisIndex;
+  ulyssesAxis = ulyssesAxisIndex;
+  if (ringAxis) {
+    ringRanks = shards.getAxisSizes()[*ringAxis];
+    ringRank = shards.axisRank(b, *ringAxis);
+  } else {
+    ringRank = index(0);
+  }
+  if (ulyssesAxis)
+    ulyssesRanks = shards.getAxisSizes()[*ulyssesAxis];
+  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  if (ulyssesRanks > 1) {
+    q = toHeads(q);
+    // This rank's heads: chunk j of a/u (a mask with a head dim follows).
+    int64_t localHeads = cast<RankedTensorType>(q.getType()).getDimSize(1);
+    maskHeadOffset = arith::MulIOp::create(
+        b, loc, shards.axisRank(b, *ulyssesAxis), index(localHeads));
+    Value kv = k;
+    k = toHeads(k);
+    v = v == kv ? k : toHeads(v);
+  }
+  // The causal zigzag ring splits its tokens in halves (chunks r and 2r-1-r
+  // of the ring's 2r chunks): after the all-to-all the tokens are u pairs
+  // of halves, so the first halves are brought together first.
+  halvesFirst =
+      shards.isZigzag() && op.getCausal() && ringRanks > 1 && ulyssesRanks > 1;
+  if (halvesFirst) {
+    q = swapChunks(q, ulyssesRanks, 2);
+    Value kv = k;
+    k = swapChunks(k, ulyssesRanks, 2);
+    v = v == kv ? k : swapChunks(v, ulyssesRanks, 2);
+  }
+  Value out = inQueryType(ring(q, k, v).out);
+  if (halvesFirst)
+    out = swapChunks(out, 2, ulyssesRanks);
+  if (ulyssesRanks == 1)
+    return out;
+  stats.bytesSent += bytesOf(out) * (ulyssesRanks - 1) / ulyssesRanks;
   ++stats.transfers;
   return shard::AllToAllOp::create(b, loc, op.getQuery().getType(),
-                                   shards.getGrid(), axes(), out,
+                                   shards.getGrid(), axisAttr(ulyssesAxis), out,
                                    b.getIndexAttr(2), b.getIndexAttr(1))
       .getResult();
 }
@@ -413,11 +553,14 @@ Value mlir::seqpar::distributeAttention(AttentionOp op,
   AttentionBuilder attention(op, builder, stats);
   switch (strategy) {
   case AttentionStrategy::Ring:
-    return attention.ring();
+    return attention.ulyssesThenRing(0u, std::nullopt);
   case AttentionStrategy::AllGather:
     return attention.allGatherKV();
   case AttentionStrategy::Ulysses:
-    return attention.ulysses();
+    return attention.ulyssesThenRing(std::nullopt, 0u);
+  case AttentionStrategy::Hybrid:
+    // The builder's axes are [ring, Ulysses].
+    return attention.ulyssesThenRing(0u, 1u);
   }
   return Value();
 }

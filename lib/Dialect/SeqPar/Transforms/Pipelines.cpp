@@ -59,6 +59,9 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   PlanTensorParallelOptions plan;
   plan.tp = opts.tp;
   plan.cp = opts.cp;
+  bool hybrid = opts.cpStrategy == "hybrid";
+  // Hybrid without a Ulysses size reaches the CP pass, which says so.
+  plan.cpUlysses = hybrid ? opts.cpUlysses : 1;
   pm.addPass(createPlanTensorParallel(plan));
   bool contextParallel = opts.cp > 1;
   if (contextParallel) {
@@ -72,6 +75,9 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     cp.seqDim = opts.seqDim;
     cp.strategy = opts.cpStrategy;
     cp.loadBalance = opts.loadBalance;
+    cp.pad = opts.cpPad;
+    if (hybrid && opts.cpUlysses > 1)
+      cp.ulyssesAxis = 2;
     pm.addPass(createContextParallel(cp));
   }
   if (!opts.sp || opts.tp < 2) {

@@ -271,8 +271,14 @@ LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
       return emitError(module.getLoc())
              << "no shard.grid @" << gridName << ": give the TP size (tp=N)";
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    if (cpUlysses < 1 || cp % cpUlysses != 0)
+      return emitError(module.getLoc())
+             << "cp-ulysses=" << cpUlysses.getValue()
+             << " must be positive and divide cp=" << cp.getValue();
     SmallVector<int64_t> shape{tp};
-    if (cp > 1)
+    if (cpUlysses > 1)
+      shape.append({cp / cpUlysses, cpUlysses});
+    else if (cp > 1)
       shape.push_back(cp);
     gridOp = shard::GridOp::create(b, module.getLoc(), gridName, shape);
     gridOp.setPrivate();

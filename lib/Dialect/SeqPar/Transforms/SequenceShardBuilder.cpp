@@ -14,9 +14,23 @@ SequenceShardBuilder::SequenceShardBuilder(func::FuncOp func,
                                            FlatSymbolRefAttr grid,
                                            int16_t gridAxis, int64_t numRanks,
                                            int64_t seqLen, bool zigzag)
-    : func(func), grid(grid), gridAxis(gridAxis), numRanks(numRanks),
-      seqLen(seqLen), localSeqLen((seqLen + numRanks - 1) / numRanks),
-      paddedSeqLen(localSeqLen * numRanks), zigzag(zigzag) {}
+    : SequenceShardBuilder(func, grid, ArrayRef<int16_t>{gridAxis},
+                           ArrayRef<int64_t>{numRanks}, seqLen, zigzag) {}
+
+SequenceShardBuilder::SequenceShardBuilder(func::FuncOp func,
+                                           FlatSymbolRefAttr grid,
+                                           ArrayRef<int16_t> gridAxes,
+                                           ArrayRef<int64_t> axisSizes,
+                                           int64_t seqLen, bool zigzag)
+    : func(func), grid(grid), gridAxes(gridAxes), axisSizes(axisSizes),
+      numRanks(1), seqLen(seqLen), zigzag(zigzag) {
+  for (int64_t size : axisSizes)
+    numRanks *= size;
+  // Zigzag chunks are s'/(2t) tokens: a rank holds an even number.
+  int64_t pieces = zigzag ? 2 * numRanks : numRanks;
+  localSeqLen = (seqLen + pieces - 1) / pieces * (pieces / numRanks);
+  paddedSeqLen = localSeqLen * numRanks;
+}
 
 RankedTensorType SequenceShardBuilder::localType(RankedTensorType global,
                                                  int64_t dim) const {
@@ -31,16 +45,33 @@ int64_t SequenceShardBuilder::outerOf(RankedTensorType type, int64_t dim,
   return type.getDimSize(dim) / (seqLen * inner);
 }
 
-Value SequenceShardBuilder::rank(OpBuilder &b) {
-  if (!rankValue) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&func.getBody().front());
-    rankValue = shard::ProcessMultiIndexOp::create(
-                    b, func.getLoc(), TypeRange{b.getIndexType()},
-                    grid.getValue(), ArrayRef<int16_t>{gridAxis})
-                    .getResult()[0];
+void SequenceShardBuilder::createRanks(OpBuilder &b) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getBody().front());
+  Location loc = func.getLoc();
+  SmallVector<Type> types(gridAxes.size(), b.getIndexType());
+  auto coords = shard::ProcessMultiIndexOp::create(b, loc, types,
+                                                   grid.getValue(), gridAxes);
+  axisRanks.assign(coords.getResults().begin(), coords.getResults().end());
+  // Row-major over the axes, as the runtime numbers a group.
+  rankValue = axisRanks.front();
+  for (unsigned i = 1; i < axisRanks.size(); ++i) {
+    Value size = arith::ConstantIndexOp::create(b, loc, axisSizes[i]);
+    rankValue = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, rankValue, size), axisRanks[i]);
   }
+}
+
+Value SequenceShardBuilder::rank(OpBuilder &b) {
+  if (!rankValue)
+    createRanks(b);
   return rankValue;
+}
+
+Value SequenceShardBuilder::axisRank(OpBuilder &b, unsigned i) {
+  if (!rankValue)
+    createRanks(b);
+  return axisRanks[i];
 }
 
 Value SequenceShardBuilder::tokenOffset(OpBuilder &b, int64_t inner) {
@@ -253,7 +284,7 @@ Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
   SmallVector<int64_t> shape(sourceType.getShape());
   shape[axis] = shape[axis] / paddedSeqLen * localSeqLen;
   Value scattered = shard::ReduceScatterOp::create(
-      b, loc, sourceType.clone(shape), grid, b.getDenseI16ArrayAttr({gridAxis}),
+      b, loc, sourceType.clone(shape), grid, b.getDenseI16ArrayAttr(gridAxes),
       source,
       shard::ReductionKindAttr::get(b.getContext(), shard::ReductionKind::Sum),
       b.getIndexAttr(axis));
@@ -271,13 +302,8 @@ Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
   SmallVector<int64_t> shape(sourceType.getShape());
   shape[axis] *= numRanks;
   Value gathered = shard::AllGatherOp::create(
-      b, loc, sourceType.clone(shape), grid, b.getDenseI16ArrayAttr({gridAxis}),
+      b, loc, sourceType.clone(shape), grid, b.getDenseI16ArrayAttr(gridAxes),
       source, b.getIndexAttr(axis));
-  if (isPadded()) {
-    // Drop the padding tokens at the end of the sequence digit.
-    gathered = sliceAlong(b, loc, gathered, axis, b.getIndexAttr(0),
-                          seqLen * seq.inner);
-  }
   if (zigzag) {
     // Rank k's shard holds chunks k and 2t-1-k: chunk j < t is the first half
     // of shard j, chunk j >= t the second half of shard 2t-1-j.
@@ -288,6 +314,11 @@ Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
       offsets.push_back(b.getIndexAttr(half * chunk));
     }
     gathered = gatherChunks(b, loc, gathered, axis, offsets, chunk);
+  }
+  if (isPadded()) {
+    // Drop the padding tokens at the end of the sequence digit.
+    gathered = sliceAlong(b, loc, gathered, axis, b.getIndexAttr(0),
+                          seqLen * seq.inner);
   }
   return outer > 1 ? mergeOuter(b, loc, gathered, seq.dim) : gathered;
 }

@@ -1,10 +1,10 @@
 //===- SequenceShardBuilder.h - IR for values sharded along s ---*- C++ -*-===//
 //
 // Builds the IR that moves values between their global form and their
-// sequence-sharded per-rank form over one grid axis: local slices (no
-// communication), reduce-scatter, all-gather, and the rank's global token
-// offset. Handles sequences flattened into a larger dim ([b*s, h]) by
-// viewing that dim as [outer, s*inner].
+// sequence-sharded per-rank form over one grid axis (or several, major to
+// minor, as one group): local slices (no communication), reduce-scatter,
+// all-gather, and the rank's global token offset. Handles sequences flattened
+// into a larger dim ([b*s, h]) by viewing that dim as [outer, s*inner].
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,11 +29,18 @@ public:
   /// Rank queries are created at the start of `func`'s body.
   ///
   /// With `zigzag` (context parallelism's causal load balance, SPEC 3.3) the
-  /// sequence is cut into 2t chunks of s/(2t) tokens and rank r holds chunks
-  /// r and 2t-1-r, in that order; s must be divisible by 2t (no padding).
+  /// sequence is cut into 2t chunks of s'/(2t) tokens and rank r holds chunks
+  /// r and 2t-1-r, in that order (s' = 2t*ceil(s/(2t)); the padding tokens
+  /// are the last ones of the sequence, in rank 0's second chunk and on).
   SequenceShardBuilder(func::FuncOp func, FlatSymbolRefAttr grid,
                        int16_t gridAxis, int64_t numRanks, int64_t seqLen,
                        bool zigzag = false);
+  /// The sequence split over the group of `gridAxes` (sizes `axisSizes`,
+  /// major to minor): t is their product and the rank in the group the
+  /// row-major linear index of the axis coordinates (the runtime's order).
+  SequenceShardBuilder(func::FuncOp func, FlatSymbolRefAttr grid,
+                       ArrayRef<int16_t> gridAxes, ArrayRef<int64_t> axisSizes,
+                       int64_t seqLen, bool zigzag = false);
 
   /// Per-rank type of `global`, whose dim `dim` holds outer * s * inner
   /// elements: the s tokens become ceil(s/t).
@@ -93,12 +100,18 @@ public:
   void offsetPositions(Operation *op, const TokenWiseInfo &info, int64_t outer,
                        int64_t inner);
 
-  /// The axis rank of this process (created once, at the function start).
+  /// The rank of this process in the group of the grid axes (created once,
+  /// at the function start).
   Value rank(OpBuilder &b);
+  /// This process's coordinate on the `i`-th of the grid axes.
+  Value axisRank(OpBuilder &b, unsigned i);
   bool isZigzag() const { return zigzag; }
   FlatSymbolRefAttr getGrid() const { return grid; }
-  int16_t getGridAxis() const { return gridAxis; }
+  ArrayRef<int16_t> getGridAxes() const { return gridAxes; }
+  ArrayRef<int64_t> getAxisSizes() const { return axisSizes; }
   int64_t getNumRanks() const { return numRanks; }
+  /// Global sequence length s (without padding).
+  int64_t getSeqLen() const { return seqLen; }
 
   /// `value[.., offset : offset + size, ..]` along `axis`, whole elsewhere.
   static Value sliceAlong(OpBuilder &b, Location loc, Value value,
@@ -112,9 +125,10 @@ public:
   int64_t allReduceBytes(RankedTensorType global) const;
   int64_t gatherOrScatterBytes(RankedTensorType global) const;
 
-  /// True when the sequence is padded (s not divisible by t).
+  /// True when the sequence is padded (s not divisible by t, or 2t with
+  /// zigzag).
   bool isPadded() const { return paddedSeqLen != seqLen; }
-  /// Tokens per rank, ceil(s/t).
+  /// Tokens per rank, ceil(s/t) (2*ceil(s/(2t)) with zigzag).
   int64_t getLocalSeqLen() const { return localSeqLen; }
 
 private:
@@ -134,15 +148,20 @@ private:
   Value gatherChunks(OpBuilder &b, Location loc, Value value, int64_t axis,
                      ArrayRef<OpFoldResult> offsets, int64_t size);
 
+  /// Creates the axis coordinates and the group rank.
+  void createRanks(OpBuilder &b);
+
   func::FuncOp func;
   FlatSymbolRefAttr grid;
-  int16_t gridAxis;
+  SmallVector<int16_t> gridAxes;
+  SmallVector<int64_t> axisSizes;
   int64_t numRanks;
   int64_t seqLen;
   int64_t localSeqLen;
   int64_t paddedSeqLen;
   bool zigzag;
   Value rankValue;
+  SmallVector<Value> axisRanks;
   llvm::DenseMap<int64_t, Value> offsets;
   llvm::DenseMap<std::pair<Value, int64_t>, Value> localized;
 };

@@ -78,9 +78,10 @@ void SequenceShardBuilder::shardTokenWiseOp(Operation *op,
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
     expand.setStaticOutputShape(expand.getResultType().getShape());
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    // The slice spans the whole sequence dim: its size there is the
+    // result's local extent (padding included).
     SmallVector<int64_t> sizes(slice.getStaticSizes());
-    sizes[info.operandDims[0]] /= (originalType.getDimSize(resultSeq.dim) /
-                                   slice.getType().getDimSize(resultSeq.dim));
+    sizes[info.operandDims[0]] = slice.getType().getDimSize(resultSeq.dim);
     slice.setStaticSizes(sizes);
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
@@ -116,11 +117,13 @@ void SequenceShardBuilder::shardTokenWiseOp(Operation *op,
   for (int half = 0; half < 2; ++half) {
     Value input = sliceAlong(b, loc, dropout.getInput(), resultSeq.dim,
                              b.getIndexAttr(half * chunk), chunk);
+    // The offsets are built before the clone, which reads them.
+    SmallVector<Value> offsets = shiftedOffsets(b, loc, dropout, rankOfTensor,
+                                                resultSeq.dim, shifts[half]);
     auto part = cast<DropoutOp>(b.clone(*dropout));
     part.getInputMutable().assign(input);
     part.getResult().setType(cast<RankedTensorType>(input.getType()));
-    part.getOffsetsMutable().assign(shiftedOffsets(
-        b, loc, dropout, rankOfTensor, resultSeq.dim, shifts[half]));
+    part.getOffsetsMutable().assign(offsets);
     halves.push_back(part.getResult());
   }
   Value joined = tensor::ConcatOp::create(b, loc, resultSeq.dim, halves);

@@ -82,8 +82,18 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       llvm::cl::init(1)};
   PassOptions::Option<std::string> cpStrategy{
       *this, "cp-strategy",
-      llvm::cl::desc("Distributed attention: ring, all-gather or ulysses"),
+      llvm::cl::desc("Distributed attention: ring, all-gather, ulysses or "
+                     "hybrid (Ulysses on cp-ulysses ranks, ring on the rest)"),
       llvm::cl::init("ring")};
+  PassOptions::Option<int64_t> cpUlysses{
+      *this, "cp-ulysses",
+      llvm::cl::desc("Hybrid's Ulysses size u (grid [tp, cp/u, u])"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> cpPad{
+      *this, "cp-pad",
+      llvm::cl::desc("Pad a sequence not divisible by cp (2cp with zigzag) "
+                     "and mask the padding"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> loadBalance{
       *this, "load-balance",
       llvm::cl::desc("CP token assignment: zigzag or none"),
@@ -92,7 +102,8 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
 
 /// Builds `seqpar-pipeline`: inlining, tosa to linalg/arith/tensor, CSE,
 /// seqpar-plan-tensor-parallel (tp) on grid axis 0; with cp > 1 (grid
-/// [tp, cp]) seqpar-raise-attention and seqpar-context-parallel on axis 1;
+/// [tp, cp], or [tp, cp/u, u] for hybrid) seqpar-raise-attention and
+/// seqpar-context-parallel on axis 1 (hybrid: ring on 1, Ulysses on 2);
 /// then the sequence-parallel pipeline on the TP axis when sp is set (and
 /// tp > 1).
 void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);

@@ -144,10 +144,14 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     Option<"tp", "tp", "int64_t", /*default=*/"0",
            "TP size t (default: the size of the grid axis)">,
     Option<"gridName", "grid", "std::string", /*default=*/"\"grid\"",
-           "Grid symbol (created with shape [tp], or [tp, cp], when missing)">,
+           "Grid symbol (created with shape [tp], [tp, cp] or "
+           "[tp, cp/cp-ulysses, cp-ulysses] when missing)">,
     Option<"cp", "cp", "int64_t", /*default=*/"1",
            "Size of a second grid axis for context parallelism, used when "
            "the pass creates the grid">,
+    Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
+           "With u > 1 (dividing cp), the created grid is [tp, cp/u, u]: "
+           "ring and Ulysses axes for hybrid context parallelism">,
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"0",
            "TP grid axis">
   ];
@@ -389,14 +393,26 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
     * `ulysses`: `shard.all_to_all` of Q, K, V from sequence-sharded to
       head-sharded (a and a_kv must be divisible by c), attention over the
       whole sequence on a/c heads, and back.
+    * `hybrid` (USP, Fang and Zhao 2024): the sequence is split over the
+      group [grid-axis, ulysses-axis] (r x u = c ranks, row-major); Ulysses'
+      all-to-all over `ulysses-axis` (a and a_kv divisible by u) gives each
+      rank a/u heads of the u*s/c tokens of its ring rank, a ring over
+      `grid-axis` (r steps, as above, with zigzag over the ring's 2r chunks)
+      computes them, and the all-to-all goes back.
     Bytes per rank (SPEC section 5) are reported in a remark per function.
+
+    With `pad`, a sequence not divisible by c (2c with zigzag) is padded at
+    its end to s' = c*ceil(s/c) (2c*ceil(s/2c)): the sequence-carrying
+    arguments stay whole (replicated) and each rank pads and takes its own
+    tokens; attention masks the padding keys (positions >= s); every
+    sequence-carrying result is all-gathered and cut back to s.
 
     An additive mask (whole on every rank) is read by each block at its
     query and key positions. Values that reach an op that needs all tokens
     (an op without a token-wise rule, an attention on f64 or whose mask is
     split along the sequence) are all-gathered (and un-permuted) before it,
-    with a remark naming the op. Sequence lengths
-    not divisible by c (2c with zigzag) are located errors. Functions with
+    with a remark naming the op. Without `pad`, sequence lengths not
+    divisible by c (2c with zigzag) are located errors. Functions with
     call sites are left as they are, with a remark.
   }];
   let options = [
@@ -408,7 +424,13 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
            "Sequence dim of the first tensor argument of rank > seq-dim, "
            "used when no argument has a seqpar.seq_dim attribute">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"ring\"",
-           "Distributed attention: ring, all-gather or ulysses">,
+           "Distributed attention: ring, all-gather, ulysses or hybrid">,
+    Option<"ulyssesAxis", "ulysses-axis", "int64_t", /*default=*/"-1",
+           "Grid axis of hybrid's Ulysses all-to-all (the ring runs on "
+           "grid-axis); the sequence is split over both">,
+    Option<"pad", "pad", "bool", /*default=*/"false",
+           "Pad a sequence not divisible by c (2c with zigzag) and mask the "
+           "padding (arguments stay whole, results are gathered)">,
     Option<"loadBalance", "load-balance", "std::string",
            /*default=*/"\"zigzag\"",
            "Token assignment: zigzag (chunks r and 2c-1-r of 2c) or none "
