@@ -70,6 +70,7 @@ class Config:
     eps: float = 1e-5
     rope_theta: float = 10000.0
     dropout_op: bool = False
+    attn_dropout: bool = False
 
     @property
     def d(self):
@@ -692,6 +693,8 @@ def attention_tp(bld, q, k, v, n_heads, n_kv, cfg, causal, use_rope):
     if causal:
         scores = causal_mask(bld, scores, 1, 2)
     probs = softmax_last(bld, scores, keepdim=True)
+    if cfg.attn_dropout:
+        probs = dropout(bld, probs, DROPOUT_P, cfg)
     o = bld.batch_matmul(probs, vb)
     o4 = bld.expand(o, [[0, 1], [2], [3]], (cfg.b, n_heads, cfg.s, cfg.d))
     back = bld.transpose(o4, (0, 2, 1, 3) if bsh else (2, 0, 1, 3))
@@ -1015,6 +1018,10 @@ def parse_args(argv):
     ap.add_argument("--dropout", action="store_true", help=f"position-keyed dropout (p={DROPOUT_P})")
     ap.add_argument("--dropout-op", action="store_true",
                     help="write dropout as seqpar.dropout instead of position-keyed arithmetic")
+    ap.add_argument("--attn-dropout", action="store_true",
+                    help="dropout on the attention probabilities (tp form; for "
+                         "seqpar-report's saved-activation figures: under TP its "
+                         "mask is keyed by per-rank positions)")
     ap.add_argument("--seed", type=int, default=1234, help="dropout seed (sites get distinct streams)")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ns = ap.parse_args(argv)
@@ -1024,7 +1031,7 @@ def parse_args(argv):
     cfg = Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
                  f=ns.ffn or default_ffn(ns.model, ns.hidden), t=ns.tp, form=ns.form, elem=ns.dtype,
                  layout=layout, flatten=ns.flatten, dropout=ns.dropout or ns.dropout_op, seed=ns.seed,
-                 dropout_op=ns.dropout_op)
+                 dropout_op=ns.dropout_op, attn_dropout=ns.attn_dropout)
     err = validate(cfg)
     if err:
         ap.error(err)

@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -13,10 +14,16 @@ config.test_exec_root = os.path.join(config.seqpar_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%seqpar_src_root", config.seqpar_src_root))
+python = '"%s"' % sys.executable
+config.substitutions.append(
+    ("%gen_tp_graph",
+     "%s %s/bench/gen_tp_graph.py" % (python, config.seqpar_src_root)))
+config.substitutions.append(("%python", python))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.seqpar_obj_root, "bin"), config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["seqpar-opt", "mlir-opt", "seqpar-capi-test"], tool_dirs)
+llvm_config.add_tool_substitutions(
+    ["seqpar-opt", "mlir-opt", "seqpar-capi-test", "seqpar-report"], tool_dirs)
 llvm_config.add_tool_substitutions(["seqpar-run"], tool_dirs)

@@ -3,7 +3,7 @@
 #include "AttentionMatch.h"
 #include "CausalMask.h"
 #include "ElementTrace.h"
-#include "SoftmaxMatch.h"
+#include "seqpar/Analysis/SoftmaxMatch.h"
 
 #include "seqpar/Analysis/Contraction.h"
 

@@ -22,7 +22,7 @@ static void addPipeline(OpPassManager &pm, StringRef text) {
                              text);
 }
 
-void mlir::seqpar::buildLowerToLLVMPipeline(
+void mlir::seqpar::buildLowerToBuffersPipeline(
     OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(tosa::createTosaToLinalgNamed());
@@ -50,6 +50,11 @@ void mlir::seqpar::buildLowerToLLVMPipeline(
   if (options.blas)
     pm.addPass(createLowerMatmulToBlas());
   pm.addPass(createLowerCollectivesToRuntime());
+}
+
+void mlir::seqpar::buildLowerToLLVMPipeline(
+    OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
+  buildLowerToBuffersPipeline(pm, options);
   addPipeline(pm, "convert-bufferization-to-memref,"
                   "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
                   "expand-strided-metadata,lower-affine");

@@ -13,8 +13,7 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-/// Inlining and tosa lowering, shared by the pipelines.
-static void addFrontendNormalisation(OpPassManager &pm) {
+void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
   // one function; external declarations (timers) stay calls.
   pm.addPass(createInlinerPass());
@@ -46,13 +45,13 @@ static void addSequenceParallelPasses(
 
 void mlir::seqpar::buildSequenceParallelPipeline(
     OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
-  addFrontendNormalisation(pm);
+  buildFrontendNormalizationPipeline(pm);
   addSequenceParallelPasses(pm, opts);
 }
 
 void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
                                        const SeqParPipelineOptions &opts) {
-  addFrontendNormalisation(pm);
+  buildFrontendNormalizationPipeline(pm);
   // Exporters reshape the same activation once per linear: CSE makes the
   // linears of a block read one value.
   pm.addPass(createCSEPass());

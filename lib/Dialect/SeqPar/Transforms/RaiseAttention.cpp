@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
-#include "SoftmaxMatch.h"
+#include "seqpar/Analysis/SoftmaxMatch.h"
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"

@@ -45,6 +45,13 @@ struct LowerToLLVMPipelineOptions
       llvm::cl::init(1024)};
 };
 
+/// The first part of `buildLowerToLLVMPipeline`: everything up to and with
+/// the runtime calls for collectives, on memrefs with their allocations and
+/// deallocations placed (memref.alloc, bufferization.dealloc) and scf
+/// control flow kept; seqpar-report simulates it to predict the peak.
+void buildLowerToBuffersPipeline(OpPassManager &pm,
+                                 const LowerToLLVMPipelineOptions &options);
+
 /// Builds the pipeline from a per-rank tensor program (linalg/tosa/tensor/
 /// arith/math/shard/seqpar on tensors) to the LLVM dialect:
 ///   tosa -> linalg/arith/tensor; seqpar-expand-dropout (Philox); the

@@ -52,6 +52,10 @@ struct SequenceParallelPipelineOptions
       llvm::cl::init(false)};
 };
 
+/// Inlining and tosa -> linalg/arith/tensor, shared by the pipelines and
+/// seqpar-report (graphs from other frontends mix tosa and linalg).
+void buildFrontendNormalizationPipeline(OpPassManager &pm);
+
 /// Builds the TP -> TP+SP pipeline: inlining, tosa to linalg/arith/tensor
 /// (so mixed tosa+linalg graphs are accepted), all_reduce+all_slice folding,
 /// CSE (so equal reshapes of one value are gathered once), the

@@ -1,6 +1,6 @@
 //===- SoftmaxMatch.cpp - softmax as exporters write it -------------------===//
 
-#include "SoftmaxMatch.h"
+#include "seqpar/Analysis/SoftmaxMatch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,7 +1,7 @@
 //===- SoftmaxMatch.h - softmax as exporters write it -----------*- C++ -*-===//
 
-#ifndef SEQPAR_LIB_TRANSFORMS_SOFTMAXMATCH_H
-#define SEQPAR_LIB_TRANSFORMS_SOFTMAXMATCH_H
+#ifndef SEQPAR_ANALYSIS_SOFTMAXMATCH_H
+#define SEQPAR_ANALYSIS_SOFTMAXMATCH_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -29,4 +29,4 @@ Value softmaxInput(Value p);
 
 } // namespace mlir::seqpar
 
-#endif // SEQPAR_LIB_TRANSFORMS_SOFTMAXMATCH_H
+#endif // SEQPAR_ANALYSIS_SOFTMAXMATCH_H

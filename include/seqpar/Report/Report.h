@@ -1,0 +1,129 @@
+//===- Report.h - memory, communication and FLOP report ---------*- C++ -*-===//
+//
+// What one rank of a per-rank program saves for the backward pass, sends,
+// and computes, per transformer layer (SPEC section 5). The figures are read
+// from the IR: element types, shapes after sharding, collectives and their
+// grid axes. Nothing is executed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_REPORT_REPORT_H
+#define SEQPAR_REPORT_REPORT_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::seqpar {
+
+/// Which activations training would keep for the backward pass.
+enum class Recompute {
+  /// Every op keeps what its backward needs (Korthikanti et al. 2022,
+  /// section 4.1, Table 2 "no recomputation").
+  None,
+  /// The attention core (Q.K^T, scale, mask, softmax, dropout, P.V, or a
+  /// seqpar.attention) is recomputed from Q, K and V, which it keeps
+  /// (section 5, "selective activation recomputation").
+  Selective,
+};
+
+/// One tensor kept for the backward pass.
+struct SavedTensor {
+  /// The op whose backward needs it.
+  Operation *user = nullptr;
+  /// Why it is kept: "matmul input", "softmax output", "dropout mask",
+  /// "norm input", "nonlinear input", "attention input/output/LSE".
+  std::string rule;
+  /// Bytes (elements x element bytes; dropout masks: 1 byte per element).
+  int64_t bytes = 0;
+};
+
+/// Kept tensors of `func`, deduplicated: a tensor kept by several ops (Q, K
+/// and V projections reading one norm output) counts once; reshapes,
+/// transposes, casts and broadcasts (a GQA repeat) are the tensor they read.
+/// A matmul input produced by an all-gather is kept as the gathered shard
+/// (Megatron-SP re-gathers it in backward, Korthikanti section 4.2.2).
+/// Activations are values computed from `func`'s sequence-carrying
+/// arguments (`seqpar.seq_dim`; the first argument when none has one);
+/// weights and constants are never counted.
+std::vector<SavedTensor> computeSavedActivations(func::FuncOp func,
+                                                 Recompute recompute);
+
+/// The layer of every op of `func`'s body: layers are cut at the residual
+/// stream, the program points where a single activation is live (a layer's
+/// input); a layer runs from the cut before one attention to the cut before
+/// the next. Ops before the first layer get -1, ops after the last layer's
+/// end get `numLayers` (the function's tail: final norm, head).
+struct LayerPartition {
+  llvm::DenseMap<Operation *, int> layerOf;
+  int numLayers = 0;
+};
+LayerPartition partitionLayers(func::FuncOp func);
+
+/// One collective op: calls and bytes this rank sends (SPEC section 5, ring
+/// algorithms, N = bytes of the full tensor, t = ranks in the group):
+/// all-reduce 2N(t-1)/t, all-gather and reduce-scatter N(t-1)/t, all-to-all
+/// (t-1)/t of the local tensor, a ring shift the whole local tensor.
+struct CollectiveCost {
+  std::string kind; // "all_reduce", "all_gather", ...
+  std::string axes; // grid axes, "[1]" or "[1,2]"
+  int64_t bytes = 0;
+};
+/// The cost of `op` if it is a collective over more than one rank (group
+/// sizes from its grid; a one-rank group is a copy, as in the runtime).
+std::optional<CollectiveCost> collectiveCost(Operation *op);
+
+/// FLOPs of one op and its kind: "matmul" (2 * iteration space of a plain
+/// contraction), "attention" (4 * b * a * s_q * s_kv * d per
+/// seqpar.attention or attention_block, a causal block counted whole, as
+/// the runtime's 'attention' region does), "elementwise" and "reduction"
+/// (float arithmetic ops in the body times the iteration space). Ops inside
+/// scf.for loops count once per iteration (static trip counts).
+struct OpFlops {
+  std::string kind;
+  int64_t flops = 0;
+};
+std::optional<OpFlops> opFlops(Operation *op);
+
+/// The forward peak of one function: the most bytes of program buffers
+/// live at once when it runs (inputs excluded, outputs included), from its
+/// lowering to buffers as seqpar-run compiles it (see BufferPeak.cpp).
+/// `exact` is false when a dynamic shape or trip count was guessed.
+struct BufferPeak {
+  int64_t peakBytes = 0;
+  int64_t liveAtEnd = 0;
+  bool exact = true;
+};
+/// Fails (with the lowering's diagnostics) when the program does not lower.
+FailureOr<BufferPeak> predictBufferPeak(ModuleOp module, StringRef entry);
+
+/// Totals of one layer (or of the function's head or tail).
+struct LayerReport {
+  int64_t savedBytes = 0;
+  std::map<std::string, int64_t> savedByRule;
+  /// kind + " " + axes -> (calls, bytes sent).
+  std::map<std::string, std::pair<int64_t, int64_t>> collectives;
+  std::map<std::string, int64_t> flops;
+};
+
+/// The report of one function: layers in order, then head (-1) and tail.
+struct FunctionReport {
+  std::string name;
+  Recompute recompute = Recompute::None;
+  std::vector<LayerReport> layers;
+  LayerReport head, tail, total;
+  std::optional<BufferPeak> peak;
+};
+
+FunctionReport buildReport(func::FuncOp func, Recompute recompute);
+void printReport(const FunctionReport &report, llvm::raw_ostream &os);
+llvm::json::Value reportToJSON(const FunctionReport &report);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_REPORT_REPORT_H

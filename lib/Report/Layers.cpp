@@ -1,0 +1,121 @@
+//===- Layers.cpp - transformer layers of a flat program ------------------===//
+//
+// A layer's input is the only activation alive between two layers (the
+// residual stream), so layers are cut where one activation tensor is live.
+// Each layer holds one attention (a seqpar.attention, its ring blocks, or a
+// softmax); consecutive attentions with the same preceding cut are one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Activations.h"
+
+#include "seqpar/Analysis/SoftmaxMatch.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Report/Report.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+/// True for the op that marks an attention: seqpar.attention or
+/// attention_block, linalg.softmax, or the last op of a written-out softmax.
+static bool isAttentionMark(Operation *op) {
+  if (isa<AttentionOp, AttentionBlockOp, linalg::SoftmaxOp>(op))
+    return true;
+  return isa<linalg::LinalgOp>(op) && op->getNumResults() == 1 &&
+         softmaxInput(op->getResult(0));
+}
+
+LayerPartition mlir::seqpar::partitionLayers(func::FuncOp func) {
+  LayerPartition partition;
+  if (func.getBody().empty())
+    return partition;
+  llvm::DenseSet<Value> activations = findActivations(func);
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> ops;
+  llvm::DenseMap<Operation *, int> position;
+  for (Operation &op : body) {
+    position[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  // Last top-level user of each activation root (views extend it).
+  llvm::DenseMap<Value, int> lastUse, defined;
+  auto touch = [&](Value v, int at) {
+    Value root = storageRoot(v);
+    int &last = lastUse[root];
+    last = std::max(last, at);
+  };
+  for (BlockArgument arg : func.getArguments())
+    if (activations.contains(arg))
+      defined[arg] = -1;
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (activations.contains(operand))
+          touch(operand, index);
+    });
+    for (Value result : op->getResults())
+      if (activations.contains(result) && storageRoot(result) == result)
+        defined[result] = index;
+  }
+  // Cuts: after op i exactly one activation root is live.
+  SmallVector<int> live(ops.size() + 1, 0);
+  for (auto [root, def] : defined) {
+    int last = lastUse.lookup(root);
+    for (int i = std::max(def, 0); i < last; ++i)
+      ++live[i];
+  }
+  // Only where the live tensor is new (ops between that allocate or build
+  // constants do not cut again).
+  SmallVector<bool> isCut(ops.size(), false);
+  for (size_t i = 0; i < ops.size(); ++i)
+    isCut[i] =
+        live[i] == 1 && llvm::any_of(ops[i]->getResults(), [&](Value result) {
+          return activations.contains(result);
+        });
+  // Layer starts: the last cut before each attention.
+  SmallVector<int> starts;
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    bool mark = false;
+    op->walk([&](Operation *nested) { mark |= isAttentionMark(nested); });
+    if (!mark)
+      continue;
+    int cut = -1;
+    for (int i = index - 1; i >= 0 && cut < 0; --i)
+      if (isCut[i])
+        cut = i;
+    if (starts.empty() || starts.back() != cut)
+      starts.push_back(cut);
+  }
+  partition.numLayers = starts.size();
+  if (starts.empty()) {
+    for (Operation *op : ops)
+      partition.layerOf[op] = -1;
+    return partition;
+  }
+  // The last layer ends after as many cuts as the one before it spans.
+  int end = ops.size() - 1;
+  if (starts.size() >= 2) {
+    int cutsInLayer = 0;
+    for (int i = starts[starts.size() - 2] + 1; i <= starts.back(); ++i)
+      cutsInLayer += isCut[i];
+    int seen = 0;
+    for (int i = starts.back() + 1; i < static_cast<int>(ops.size()); ++i)
+      if (isCut[i] && ++seen == cutsInLayer) {
+        end = i;
+        break;
+      }
+  }
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    int at = static_cast<int>(index);
+    int layer = -1;
+    for (auto [k, start] : llvm::enumerate(starts))
+      if (at > start)
+        layer = k;
+    if (at > end)
+      layer = partition.numLayers;
+    partition.layerOf[op] = layer;
+  }
+  return partition;
+}

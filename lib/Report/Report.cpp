@@ -1,0 +1,169 @@
+//===- Report.cpp - per-layer report of a per-rank program ----------------===//
+
+#include "seqpar/Report/Report.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+static void add(LayerReport &into, const LayerReport &from) {
+  into.savedBytes += from.savedBytes;
+  for (auto &[rule, bytes] : from.savedByRule)
+    into.savedByRule[rule] += bytes;
+  for (auto &[key, cost] : from.collectives) {
+    into.collectives[key].first += cost.first;
+    into.collectives[key].second += cost.second;
+  }
+  for (auto &[kind, flops] : from.flops)
+    into.flops[kind] += flops;
+}
+
+static int64_t totalFlops(const LayerReport &report) {
+  int64_t sum = 0;
+  for (auto &entry : report.flops)
+    sum += entry.second;
+  return sum;
+}
+
+/// Collectives and FLOPs of `op` and the ops nested in it; of an scf.if,
+/// the branch with more FLOPs (what the busier ranks run).
+static void accumulate(Operation *op, LayerReport &into) {
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    LayerReport best;
+    for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
+      LayerReport side;
+      for (Block &block : *region)
+        for (Operation &nested : block)
+          accumulate(&nested, side);
+      if (totalFlops(side) >= totalFlops(best))
+        best = side;
+    }
+    add(into, best);
+    return;
+  }
+  if (std::optional<CollectiveCost> cost = collectiveCost(op)) {
+    auto &entry = into.collectives[cost->kind + " " + cost->axes];
+    entry.first += 1;
+    entry.second += cost->bytes;
+  }
+  if (std::optional<OpFlops> flops = opFlops(op))
+    into.flops[flops->kind] += flops->flops;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block)
+        accumulate(&nested, into);
+}
+
+FunctionReport mlir::seqpar::buildReport(func::FuncOp func,
+                                         Recompute recompute) {
+  FunctionReport report;
+  report.name = func.getName().str();
+  report.recompute = recompute;
+  if (func.getBody().empty())
+    return report;
+  LayerPartition partition = partitionLayers(func);
+  report.layers.resize(partition.numLayers);
+  Block &body = func.getBody().front();
+  auto bucket = [&](Operation *top) -> LayerReport & {
+    int layer = partition.layerOf.lookup(top);
+    if (layer < 0)
+      return report.head;
+    if (layer >= partition.numLayers)
+      return report.tail;
+    return report.layers[layer];
+  };
+  for (const SavedTensor &saved : computeSavedActivations(func, recompute)) {
+    LayerReport &into = bucket(body.findAncestorOpInBlock(*saved.user));
+    into.savedBytes += saved.bytes;
+    into.savedByRule[saved.rule] += saved.bytes;
+  }
+  for (Operation &op : body)
+    accumulate(&op, bucket(&op));
+  add(report.total, report.head);
+  for (const LayerReport &layer : report.layers)
+    add(report.total, layer);
+  add(report.total, report.tail);
+  return report;
+}
+
+static void printLayer(StringRef name, const LayerReport &layer,
+                       llvm::raw_ostream &os) {
+  os << name << ": saved " << layer.savedBytes << " bytes";
+  if (!layer.savedByRule.empty()) {
+    os << " (";
+    llvm::interleaveComma(layer.savedByRule, os, [&](const auto &entry) {
+      os << entry.first << " " << entry.second;
+    });
+    os << ")";
+  }
+  os << "; flops";
+  if (layer.flops.empty())
+    os << " 0";
+  for (auto &[kind, flops] : layer.flops)
+    os << " " << kind << " " << flops;
+  os << "; collectives";
+  if (layer.collectives.empty())
+    os << " none";
+  for (auto &[key, cost] : layer.collectives)
+    os << " " << key << " calls " << cost.first << " bytes " << cost.second;
+  os << "\n";
+}
+
+void mlir::seqpar::printReport(const FunctionReport &report,
+                               llvm::raw_ostream &os) {
+  os << "seqpar-report: @" << report.name << ", one rank, "
+     << report.layers.size() << " layers; saved = activation bytes kept for "
+     << "the backward pass (recompute="
+     << (report.recompute == Recompute::None ? "none" : "selective")
+     << "), not the forward peak; bytes sent per rank (SPEC 5)\n";
+  printLayer("head", report.head, os);
+  for (auto [i, layer] : llvm::enumerate(report.layers))
+    printLayer("layer " + std::to_string(i), layer, os);
+  printLayer("tail", report.tail, os);
+  printLayer("total", report.total, os);
+  if (report.peak)
+    os << "forward peak: " << report.peak->peakBytes
+       << " bytes of buffers live at once (" << report.peak->liveAtEnd
+       << " at exit" << (report.peak->exact ? "" : "; some sizes unknown")
+       << ")\n";
+}
+
+static llvm::json::Value layerToJSON(const LayerReport &layer) {
+  llvm::json::Object byRule, flops;
+  for (auto &[rule, bytes] : layer.savedByRule)
+    byRule[rule] = bytes;
+  for (auto &[kind, n] : layer.flops)
+    flops[kind] = n;
+  llvm::json::Array collectives;
+  for (auto &[key, cost] : layer.collectives) {
+    size_t space = key.find(' ');
+    collectives.push_back(llvm::json::Object{{"kind", key.substr(0, space)},
+                                             {"axes", key.substr(space + 1)},
+                                             {"calls", cost.first},
+                                             {"bytes_sent", cost.second}});
+  }
+  return llvm::json::Object{{"saved_bytes", layer.savedBytes},
+                            {"saved_by_rule", std::move(byRule)},
+                            {"flops", std::move(flops)},
+                            {"collectives", std::move(collectives)}};
+}
+
+llvm::json::Value mlir::seqpar::reportToJSON(const FunctionReport &report) {
+  llvm::json::Array layers;
+  for (const LayerReport &layer : report.layers)
+    layers.push_back(layerToJSON(layer));
+  llvm::json::Object result{
+      {"function", report.name},
+      {"recompute", report.recompute == Recompute::None ? "none" : "selective"},
+      {"layers", std::move(layers)},
+      {"head", layerToJSON(report.head)},
+      {"tail", layerToJSON(report.tail)},
+      {"total", layerToJSON(report.total)}};
+  if (report.peak) {
+    result["forward_peak_bytes"] = report.peak->peakBytes;
+    result["forward_peak_exact"] = report.peak->exact;
+  }
+  return result;
+}
