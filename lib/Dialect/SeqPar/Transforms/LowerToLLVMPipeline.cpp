@@ -47,6 +47,8 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
                   "function-boundary-type-conversion=identity-layout-map "
                   "allow-return-allocs-from-loops=true}");
   addPipeline(pm, "buffer-deallocation-pipeline");
+  // Upstream frees at the end of the block: free at the last use instead.
+  pm.addNestedPass<func::FuncOp>(createFreeAtLastUse());
   if (options.blas)
     pm.addPass(createLowerMatmulToBlas());
   pm.addPass(createLowerCollectivesToRuntime());

@@ -60,7 +60,8 @@ void buildLowerToBuffersPipeline(OpPassManager &pm,
 ///   (option) and decomposed;
 ///   elementwise -> linalg;
 ///   one-shot-bufferize (function boundaries, identity layouts);
-///   buffer-deallocation-pipeline; seqpar-lower-matmul-to-blas (option);
+///   buffer-deallocation-pipeline; seqpar-free-at-last-use;
+///   seqpar-lower-matmul-to-blas (option);
 ///   seqpar-lower-collectives-to-runtime; bufferization.clone -> memref;
 ///   linalg -> loops; scf -> cf;
 ///   expand-strided-metadata; lower-affine;

@@ -534,6 +534,28 @@ def TestSimulateRanks : Pass<"seqpar-test-simulate-ranks", "::mlir::ModuleOp"> {
   ];
 }
 
+def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
+  let summary = "Move each memref.dealloc to just after the buffer's last use";
+  let description = [{
+    Upstream's ownership-based deallocation (`buffer-deallocation-pipeline`)
+    frees a buffer at the end of the block that allocated it, so a
+    straight-line forward pass holds every intermediate until it returns:
+    its peak is the sum of all its buffers. This pass moves a
+    `memref.dealloc` of a `memref.alloc` in the same block to just after the
+    last op of that block that uses the buffer or any view of it
+    (`ViewLikeOpInterface`, `memref.cast`, `memref.extract_strided_metadata`;
+    a use nested in a loop or branch counts at that op). A
+    `seqpar.memref_wait` names both buffers of its asynchronous collective,
+    so they stay alive until the transfer completes.
+
+    Left alone: buffers that escape (yielded, returned, passed to a
+    branch), that are freed more than once, or whose uses lie outside the
+    block's ops. Runs in `seqpar-lower-to-llvm` after deallocation
+    placement; `seqpar-report` replays the same lowering.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def LowerCollectivesToRuntime
     : Pass<"seqpar-lower-collectives-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower memref-level collectives and process queries to seqpar runtime calls";
