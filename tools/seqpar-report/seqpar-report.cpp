@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
 
   bool hasTosa = false;
   module->walk([&](Operation *op) {
-    hasTosa |= isa<tosa::TosaDialect>(op->getDialect());
+    hasTosa |= isa_and_nonnull<tosa::TosaDialect>(op->getDialect());
   });
   if (hasTosa) {
     PassManager pm(&ctx);
