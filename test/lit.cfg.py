@@ -25,5 +25,6 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [os.path.join(config.seqpar_obj_root, "bin"), config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(
-    ["seqpar-opt", "mlir-opt", "seqpar-capi-test", "seqpar-report"], tool_dirs)
+    ["seqpar-opt", "mlir-opt", "seqpar-capi-test", "seqpar-report",
+     "seqpar-plan-auto"], tool_dirs)
 llvm_config.add_tool_substitutions(["seqpar-run"], tool_dirs)

@@ -1,6 +1,6 @@
 //===- Activations.cpp - activations of a per-rank program ----------------===//
 
-#include "Activations.h"
+#include "seqpar/Report/Activations.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

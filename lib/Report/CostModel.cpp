@@ -1,6 +1,6 @@
 //===- CostModel.cpp - bytes sent and FLOPs of one op ---------------------===//
 
-#include "Activations.h"
+#include "seqpar/Report/Activations.h"
 
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Activations.h"
+#include "seqpar/Report/Activations.h"
 
 #include "seqpar/Analysis/SoftmaxMatch.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Activations.h"
+#include "seqpar/Report/Activations.h"
 
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"
@@ -125,7 +125,8 @@ private:
     return found;
   }
   void save(Value value, Operation *user, StringRef rule);
-  void saveKey(const void *key, Operation *user, StringRef rule, int64_t bytes);
+  void saveKey(const void *key, Value value, Operation *user, StringRef rule,
+               int64_t bytes);
   /// Saves a matmul input: the all-gathered shard when it was gathered.
   void saveMatmulInput(Value value, Operation *user);
   void findSoftmaxAndAttentionCores();
@@ -145,15 +146,16 @@ private:
 
 } // namespace
 
-void SaveRules::saveKey(const void *key, Operation *user, StringRef rule,
-                        int64_t bytes) {
+void SaveRules::saveKey(const void *key, Value value, Operation *user,
+                        StringRef rule, int64_t bytes) {
   if (!saved.count(key))
-    saved[key] = SavedTensor{user, rule.str(), bytes};
+    saved[key] = SavedTensor{user, value, rule.str(), bytes};
 }
 
 void SaveRules::save(Value value, Operation *user, StringRef rule) {
   Value root = storageRoot(value);
-  saveKey(root.getAsOpaquePointer(), user, rule, tensorBytes(root.getType()));
+  saveKey(root.getAsOpaquePointer(), root, user, rule,
+          tensorBytes(root.getType()));
 }
 
 void SaveRules::saveMatmulInput(Value value, Operation *user) {
@@ -316,7 +318,8 @@ void SaveRules::applyOpRule(Operation *op) {
       return;
     auto type = cast<RankedTensorType>(dropout.getType());
     if (type.hasStaticShape())
-      saveKey(op, op, "dropout mask", type.getNumElements());
+      saveKey(op, dropout.getResult(), op, "dropout mask",
+              type.getNumElements());
     return;
   }
   if (auto attention = dyn_cast<AttentionOp>(op)) {
@@ -328,7 +331,7 @@ void SaveRules::applyOpRule(Operation *op) {
     save(attention.getResult(), op, "attention output");
     auto q = cast<RankedTensorType>(attention.getQuery().getType());
     if (q.hasStaticShape())
-      saveKey(op, op, "attention LSE",
+      saveKey(op, attention.getResult(), op, "attention LSE",
               q.getNumElements() / q.getDimSize(3) * 4);
     return;
   }

@@ -36,6 +36,9 @@ enum class Recompute {
 struct SavedTensor {
   /// The op whose backward needs it.
   Operation *user = nullptr;
+  /// The tensor (a view's root; a dropout mask or an LSE: the dropout's or
+  /// the attention's result, whose shape it follows).
+  Value value;
   /// Why it is kept: "matmul input", "softmax output", "dropout mask",
   /// "norm input", "nonlinear input", "attention input/output/LSE".
   std::string rule;

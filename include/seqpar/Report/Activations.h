@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SEQPAR_LIB_REPORT_ACTIVATIONS_H
-#define SEQPAR_LIB_REPORT_ACTIVATIONS_H
+#ifndef SEQPAR_REPORT_ACTIVATIONS_H
+#define SEQPAR_REPORT_ACTIVATIONS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseSet.h"
@@ -29,4 +29,4 @@ int64_t tensorBytes(Type type);
 
 } // namespace mlir::seqpar
 
-#endif // SEQPAR_LIB_REPORT_ACTIVATIONS_H
+#endif // SEQPAR_REPORT_ACTIVATIONS_H

@@ -1,0 +1,188 @@
+//===- Plan.h - choose TP size, SP, CP size and strategy ---------*- C++
+//-*-===//
+//
+// seqpar-plan-auto's model: one model replica on D devices used as a grid
+// [t, c] (TP x CP; hybrid: [t, c/u, u]), a per-device memory budget, and an
+// alpha-beta cost model of the forward pass (and, for training, of the
+// backward pass and the Adam states). The model's shape, parameters, FLOPs
+// and activation widths are read from the single-device graph; the costs of
+// one layout are closed formulas of them (docs/planning-auto.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_PLAN_PLAN_H
+#define SEQPAR_PLAN_PLAN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::seqpar {
+
+/// Activation elements per token live at one program point of the forward
+/// pass, split by how TP x SP shards them.
+struct LiveWidths {
+  /// Outside the TP region ([b, s, h] residual-stream tensors): whole on
+  /// every TP rank without SP, a 1/t sequence shard with SP.
+  double replicated = 0;
+  /// Inputs of a column-parallel matmul: whole on every TP rank, also with
+  /// SP (the all-gather's output).
+  double gathered = 0;
+  /// Inside the TP region (heads, MLP width): 1/t on every rank.
+  double tensorParallel = 0;
+};
+
+/// What the planner reads from the single-device graph. FLOPs and widths
+/// are per token (linear in s and b) except attention's, per s^2.
+struct ModelShape {
+  std::string entry;
+  int64_t layers = 0;  // seqpar.attention ops (after raising)
+  int64_t batch = 0;   // b
+  int64_t seq = 0;     // s
+  int64_t seqDim = 0;  // the sequence dim of the first argument
+  int64_t hidden = 0;  // h (elements per token of the graph's input)
+  int64_t heads = 0;   // a
+  int64_t kvHeads = 0; // a_kv
+  int64_t headDim = 0; // d
+  bool causal = false;
+  /// Weight elements: matrices (split by TP), of which the K/V projections
+  /// (split only when t divides a_kv, else replicated as seqpar's TP
+  /// planner does), and vectors (norm scales, biases: replicated).
+  int64_t matrixParams = 0, kvParams = 0, vectorParams = 0;
+  /// Forward FLOPs per token: matmuls (2 x iteration space), of which the
+  /// K/V projections; elementwise and reductions outside / inside the TP
+  /// region.
+  double matmulFlopsPerToken = 0, kvMatmulFlopsPerToken = 0;
+  double replicatedVectorFlopsPerToken = 0, shardedVectorFlopsPerToken = 0;
+  /// Attention FLOPs per s^2 (4 b a d per layer, the full square).
+  double attentionFlopsPerSeq2 = 0;
+  /// Output widths (elements per token) of the row-parallel matmuls: each
+  /// is one TP all-reduce (or reduce-scatter + all-gather with SP).
+  std::vector<int64_t> rowParallelWidths;
+  /// The Pareto frontier of LiveWidths over the forward's program points.
+  std::vector<LiveWidths> liveFrontier;
+  /// Activations kept for the backward pass per token, all layers, by
+  /// region: elements (at the workload's element size) plus bytes of a
+  /// fixed size (dropout masks 1 byte, the LSE 4 bytes per element).
+  /// Replicated ones are kept as 1/t shards with SP (Korthikanti et al.
+  /// 2022, section 4.2.2).
+  double savedReplicatedElements = 0, savedReplicatedFixedBytes = 0;
+  double savedTensorParallelElements = 0, savedTensorParallelFixedBytes = 0;
+};
+
+/// Reads `entry` (or the first function with a body) of a single-device
+/// graph: tosa is lowered and attention raised on a clone, as seqpar-pipeline
+/// does. Fails with a located error when there is no attention, shapes are
+/// dynamic, or the attention ops disagree in shape.
+FailureOr<ModelShape> readModelShape(ModuleOp module, StringRef entry);
+
+/// Devices and links of an alpha-beta model (Hockney 1994): a message of n
+/// bytes on a link costs alpha + n / beta seconds.
+struct Hardware {
+  std::string name;
+  double matmulFlops = 0; // sustained FLOP/s of matmuls and attention
+  double vectorFlops = 0; // sustained FLOP/s of elementwise ops
+  double memoryBytes = 0; // device memory, bytes (the default budget)
+  int64_t nodeSize = 1;   // devices sharing the fast link
+  double intraAlpha = 0, intraBeta = 0; // s, bytes/s per device, one way
+  double interAlpha = 0, interBeta = 0;
+};
+/// "h100", "h200" (NVLink 4 in nodes of 8, 400 Gb/s InfiniBand across) or
+/// "cpu" (this 2-core machine, MPI over shared memory); nullopt otherwise.
+std::optional<Hardware> hardwarePreset(llvm::StringRef name);
+
+enum class Workload {
+  /// Forward only: bf16 weights, the KV cache, the transient activations.
+  Prefill,
+  /// Forward + backward with mixed-precision Adam: 16 bytes per parameter
+  /// (Rajbhandari et al. 2020, section 3.1), saved activations.
+  Training,
+};
+
+/// One layout of D = t * c devices.
+struct PlanConfig {
+  int64_t tp = 1;
+  bool sp = false;
+  int64_t cp = 1;
+  std::string strategy; // "ring", "all-gather", "ulysses", "hybrid", "" (c=1)
+  int64_t ulysses = 1;  // hybrid's Ulysses size u
+  bool zigzag = false;  // causal load balancing (ring, all-gather, hybrid)
+  std::string str() const;
+  /// The seqpar-pipeline options that build this layout.
+  std::string pipelineOptions(const ModelShape &shape) const;
+};
+
+/// Predicted cost of one layout for one rank (the busiest).
+struct PlanCost {
+  double weightBytes = 0;    // weights (training: + grads + Adam states)
+  double cacheBytes = 0;     // prefill: the KV cache of all layers
+  double savedBytes = 0;     // training: activations kept for backward
+  double transientBytes = 0; // the forward's live activations at its peak
+  double memoryBytes() const {
+    return weightBytes + cacheBytes + savedBytes + transientBytes;
+  }
+  double computeSeconds = 0; // matmuls + attention + elementwise
+  double tpCommSeconds = 0;  // TP all-reduces / SP RS + AG, exposed
+  double cpCommSeconds = 0;  // CP collectives, the part not hidden
+  double seconds() const {
+    return computeSeconds + tpCommSeconds + cpCommSeconds;
+  }
+  double bytesSent = 0; // per rank, SPEC section 5 ring convention
+};
+
+struct PlanRequest {
+  int64_t devices = 1;
+  double memoryBudgetBytes = 0;
+  Workload workload = Workload::Prefill;
+  int64_t elementBytes = 2; // bf16
+  Hardware hardware;
+};
+
+/// Why `config` cannot run `shape` with seqpar's rewrites (empty: it can).
+std::string configInvalidReason(const ModelShape &shape,
+                                const PlanConfig &config);
+/// The cost of one valid layout.
+PlanCost evaluatePlan(const ModelShape &shape, const PlanConfig &config,
+                      const PlanRequest &request);
+
+/// A lower bound on the time and memory of every valid layout with this t
+/// and c: s unpadded, SP's elementwise share, balanced attention, no CP
+/// communication; memory only weights (and Adam states) and the KV cache.
+PlanCost familyLowerBound(const ModelShape &shape, int64_t tp, int64_t cp,
+                          const PlanRequest &request);
+
+struct RankedPlan {
+  PlanConfig config;
+  PlanCost cost;
+};
+/// Every valid layout of request.devices (t * c = D), in the planner's order.
+std::vector<PlanConfig> enumerateConfigs(const ModelShape &shape,
+                                         int64_t devices);
+/// The order plans are ranked by: time, then memory, then enumeration
+/// order (a stable tie-break).
+bool betterPlan(const RankedPlan &a, size_t aIndex, const RankedPlan &b,
+                size_t bIndex);
+
+struct PlanResult {
+  /// The best `keep` layouts that fit, best first.
+  std::vector<RankedPlan> ranked;
+  /// Layouts that do not fit the budget, and the smallest of them.
+  int64_t overBudget = 0;
+  std::optional<RankedPlan> smallest;
+  /// Layouts evaluated (the search prunes (t, c) families whose lower
+  /// bound already loses to the keep-th best).
+  int64_t evaluated = 0, total = 0;
+};
+/// exhaustive = true evaluates every layout; false prunes by lower bounds.
+/// Both return the same ranking (test/PlanAuto checks it).
+PlanResult searchPlans(const ModelShape &shape, const PlanRequest &request,
+                       size_t keep, bool exhaustive);
+
+llvm::json::Value planToJSON(const RankedPlan &plan, const ModelShape &shape);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_PLAN_PLAN_H

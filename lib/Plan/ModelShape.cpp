@@ -1,0 +1,358 @@
+//===- ModelShape.cpp - what the planner reads from the graph -------------===//
+//
+// The single-device graph is normalised and its attention raised (as
+// seqpar-pipeline does), then read once: the attention ops give the layers
+// and head shapes; the plain contractions with a weight operand give the
+// parameters and, by alternation, the TP region (Megatron's column- then
+// row-parallel pairs, Shoeybi et al. 2019, section 3): a weight matmul of a
+// value outside the region starts it, the next one ends it with a TP
+// all-reduce. Every other op inherits the region of its activation operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/Plan/Plan.h"
+
+#include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Report/Activations.h"
+#include "seqpar/Report/Report.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+enum Region { Outside = 0, Inside = 1 };
+
+struct ShapeReader {
+  ShapeReader(func::FuncOp func, ModelShape &shape)
+      : func(func), shape(shape), activations(findActivations(func)) {}
+
+  LogicalResult readAttention();
+  void classifyRegions();
+  void findKVProjections();
+  void countParamsAndFlops();
+  void scanLiveWidths();
+  void countSavedActivations();
+
+  /// The activation input of a plain contraction whose other input is a
+  /// weight (not an activation); null otherwise.
+  Value weightMatmulInput(Operation *op) const;
+  /// Elements per token of a sequence-carrying tensor (0 otherwise).
+  double perToken(Type type) const;
+
+  func::FuncOp func;
+  ModelShape &shape;
+  llvm::DenseSet<Value> activations;
+  llvm::DenseMap<Value, Region> region;
+  /// Outside-region values read by a column-parallel matmul (roots).
+  llvm::DenseSet<Value> gathered;
+  llvm::DenseSet<Operation *> kvProjections;
+};
+
+} // namespace
+
+Value ShapeReader::weightMatmulInput(Operation *op) const {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !isPlainContraction(linalgOp) ||
+      linalgOp.getNumDpsInputs() != 2)
+    return {};
+  Value a = linalgOp.getDpsInputOperand(0)->get();
+  Value b = linalgOp.getDpsInputOperand(1)->get();
+  if (activations.contains(a) && !activations.contains(b))
+    return a;
+  if (activations.contains(b) && !activations.contains(a))
+    return b;
+  return {};
+}
+
+double ShapeReader::perToken(Type type) const {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked || !ranked.hasStaticShape() ||
+      !llvm::is_contained(ranked.getShape(), shape.seq))
+    return 0;
+  int64_t tokens = shape.batch * shape.seq;
+  int64_t elements = ranked.getNumElements();
+  return elements % tokens == 0 ? double(elements / tokens) : 0;
+}
+
+LogicalResult ShapeReader::readAttention() {
+  SmallVector<AttentionOp> attentions;
+  func.walk([&](AttentionOp op) { attentions.push_back(op); });
+  if (attentions.empty())
+    return func.emitError()
+           << "no attention found (neither seqpar.attention nor a softmax "
+              "between two matmuls that seqpar-raise-attention raises): "
+              "seqpar-plan-auto plans transformer graphs";
+  AttentionOp first = attentions.front();
+  auto q = cast<RankedTensorType>(first.getQuery().getType());
+  auto k = cast<RankedTensorType>(first.getKey().getType());
+  if (!q.hasStaticShape() || !k.hasStaticShape())
+    return first.emitError() << "attention with a dynamic shape";
+  for (AttentionOp op : attentions) {
+    if (op.getQuery().getType() != q || op.getKey().getType() != k ||
+        op.getCausal() != first.getCausal())
+      return op.emitError() << "attention shapes differ between layers ("
+                            << op.getQuery().getType() << " vs " << q
+                            << "): the planner needs one layer shape";
+  }
+  if (q.getDimSize(2) != k.getDimSize(2))
+    return first.emitError() << "cross-attention (s_q != s_kv) is not planned";
+  shape.layers = attentions.size();
+  shape.batch = q.getDimSize(0);
+  shape.heads = q.getDimSize(1);
+  shape.seq = q.getDimSize(2);
+  shape.headDim = q.getDimSize(3);
+  shape.kvHeads = k.getDimSize(1);
+  shape.causal = first.getCausal();
+  if (func.getNumArguments() == 0)
+    return func.emitError() << "the graph has no input";
+  if (auto input = dyn_cast<RankedTensorType>(func.getArgument(0).getType()))
+    shape.seqDim =
+        llvm::find(input.getShape(), shape.seq) - input.getShape().begin();
+  shape.hidden = int64_t(perToken(func.getArgument(0).getType()));
+  if (shape.hidden == 0)
+    return func.emitError()
+           << "the first argument " << func.getArgument(0).getType()
+           << " does not carry the attention's " << shape.seq << " tokens";
+  return success();
+}
+
+void ShapeReader::classifyRegions() {
+  for (BlockArgument arg : func.getArguments())
+    region[arg] = Outside;
+  for (Operation &op : func.getBody().front()) {
+    Region result = Outside;
+    if (Value input = weightMatmulInput(&op)) {
+      Region in = region.lookup(input);
+      result = in == Inside ? Outside : Inside;
+      if (in == Inside)
+        shape.rowParallelWidths.push_back(
+            int64_t(perToken(op.getResult(0).getType())));
+      else
+        gathered.insert(storageRoot(input));
+    } else {
+      for (Value operand : op.getOperands())
+        if (activations.contains(operand) && region.lookup(operand) == Inside)
+          result = Inside;
+    }
+    for (Value value : op.getResults())
+      region[value] = result;
+  }
+}
+
+void ShapeReader::findKVProjections() {
+  // Walk back from K and V through views, slices and elementwise ops (RoPE)
+  // to the weight matmul that made them. A matmul that also feeds Q (a
+  // fused QKV projection) is not a K/V-only projection.
+  auto projectionOf = [&](Value value) -> Operation * {
+    for (int step = 0; step < 32 && value; ++step) {
+      value = storageRoot(value);
+      Operation *def = value.getDefiningOp();
+      if (!def)
+        return nullptr;
+      if (weightMatmulInput(def))
+        return def;
+      Value next;
+      for (Value operand : def->getOperands())
+        if (activations.contains(operand)) {
+          next = operand;
+          break;
+        }
+      value = next;
+    }
+    return nullptr;
+  };
+  llvm::DenseSet<Operation *> queryProjections;
+  func.walk([&](AttentionOp op) {
+    if (Operation *q = projectionOf(op.getQuery()))
+      queryProjections.insert(q);
+  });
+  func.walk([&](AttentionOp op) {
+    for (Value kv : {op.getKey(), op.getValue()})
+      if (Operation *proj = projectionOf(kv))
+        if (!queryProjections.contains(proj))
+          kvProjections.insert(proj);
+  });
+}
+
+void ShapeReader::countParamsAndFlops() {
+  double tokens = double(shape.batch * shape.seq);
+  llvm::DenseSet<Value> matrices, kvMatrices;
+  func.walk([&](Operation *op) {
+    Value input = weightMatmulInput(op);
+    if (input) {
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      Value weight = linalgOp.getDpsInputOperand(0)->get() == input
+                         ? linalgOp.getDpsInputOperand(1)->get()
+                         : linalgOp.getDpsInputOperand(0)->get();
+      matrices.insert(storageRoot(weight));
+      if (kvProjections.contains(op))
+        kvMatrices.insert(storageRoot(weight));
+    }
+    std::optional<OpFlops> flops = opFlops(op);
+    if (!flops)
+      return;
+    if (flops->kind == "attention") {
+      shape.attentionFlopsPerSeq2 +=
+          double(flops->flops) / (double(shape.seq) * double(shape.seq));
+    } else if (flops->kind == "matmul") {
+      shape.matmulFlopsPerToken += double(flops->flops) / tokens;
+      if (kvProjections.contains(op))
+        shape.kvMatmulFlopsPerToken += double(flops->flops) / tokens;
+    } else if (op->getNumResults() &&
+               region.lookup(op->getResult(0)) == Inside) {
+      shape.shardedVectorFlopsPerToken += double(flops->flops) / tokens;
+    } else {
+      shape.replicatedVectorFlopsPerToken += double(flops->flops) / tokens;
+    }
+  });
+  auto elements = [](Value value) -> int64_t {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && type.hasStaticShape() ? type.getNumElements() : 0;
+  };
+  for (Value weight : matrices)
+    shape.matrixParams += elements(weight);
+  for (Value weight : kvMatrices)
+    shape.kvParams += elements(weight);
+  for (BlockArgument arg : func.getArguments())
+    if (!activations.contains(arg) && !matrices.contains(arg))
+      shape.vectorParams += elements(arg);
+}
+
+void ShapeReader::scanLiveWidths() {
+  // Each storage root is live from its definition to the last use of it or
+  // of any view of it (seqpar-free-at-last-use frees buffers there).
+  Block &body = func.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> index;
+  int64_t n = 0;
+  for (Operation &op : body)
+    index[&op] = n++;
+  struct Interval {
+    int64_t begin, end;
+    double width;
+    Value root;
+  };
+  llvm::DenseMap<Value, Interval> live;
+  auto touch = [&](Value value, int64_t at) {
+    if (!activations.contains(value))
+      return;
+    Value root = storageRoot(value);
+    double width = perToken(root.getType());
+    if (width == 0)
+      return;
+    int64_t begin =
+        isa<BlockArgument>(root)
+            ? 0
+            : index.lookup(body.findAncestorOpInBlock(*root.getDefiningOp()));
+    auto [it, inserted] =
+        live.try_emplace(root, Interval{begin, at, width, root});
+    if (!inserted)
+      it->second.end = std::max(it->second.end, at);
+  };
+  for (Operation &op : body) {
+    int64_t at = index[&op];
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        touch(operand, at);
+    });
+    for (Value result : op.getResults())
+      touch(result, at);
+  }
+  // Sweep: +width at begin, -width after end, per category.
+  std::vector<LiveWidths> delta(n + 1);
+  for (auto &entry : live) {
+    const Interval &iv = entry.second;
+    double LiveWidths::*field = &LiveWidths::replicated;
+    if (region.lookup(iv.root) == Inside)
+      field = &LiveWidths::tensorParallel;
+    else if (gathered.contains(iv.root))
+      field = &LiveWidths::gathered;
+    delta[iv.begin].*field += iv.width;
+    delta[iv.end + 1].*field -= iv.width;
+  }
+  LiveWidths current;
+  std::vector<LiveWidths> points;
+  for (int64_t i = 0; i < n; ++i) {
+    current.replicated += delta[i].replicated;
+    current.gathered += delta[i].gathered;
+    current.tensorParallel += delta[i].tensorParallel;
+    points.push_back(current);
+  }
+  auto dominates = [](const LiveWidths &a, const LiveWidths &b) {
+    return a.replicated >= b.replicated && a.gathered >= b.gathered &&
+           a.tensorParallel >= b.tensorParallel;
+  };
+  for (size_t i = 0; i < points.size(); ++i) {
+    bool dominated = false;
+    for (size_t j = 0; j < points.size() && !dominated; ++j)
+      dominated = j != i && dominates(points[j], points[i]) &&
+                  (!dominates(points[i], points[j]) || j < i);
+    if (!dominated)
+      shape.liveFrontier.push_back(points[i]);
+  }
+}
+
+void ShapeReader::countSavedActivations() {
+  for (const SavedTensor &saved :
+       computeSavedActivations(func, Recompute::None)) {
+    double tokens = double(shape.batch * shape.seq);
+    bool inside = saved.value && region.lookup(saved.value) == Inside;
+    bool fixedSize =
+        saved.rule == "dropout mask" || saved.rule == "attention LSE";
+    double *target = fixedSize ? (inside ? &shape.savedTensorParallelFixedBytes
+                                         : &shape.savedReplicatedFixedBytes)
+                               : (inside ? &shape.savedTensorParallelElements
+                                         : &shape.savedReplicatedElements);
+    double amount = fixedSize
+                        ? double(saved.bytes) / tokens
+                        : (saved.value ? perToken(saved.value.getType()) : 0);
+    *target += amount;
+  }
+}
+
+FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
+                                                   StringRef entry) {
+  OwningOpRef<ModuleOp> clone(cast<ModuleOp>(module->clone()));
+  PassManager pm(module->getContext());
+  buildFrontendNormalizationPipeline(pm);
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createRaiseAttention());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (failed(pm.run(*clone)))
+    return failure();
+  func::FuncOp func;
+  clone->walk([&](func::FuncOp candidate) {
+    if (!func && !candidate.isExternal() &&
+        (entry.empty() || candidate.getSymName() == entry))
+      func = candidate;
+  });
+  if (!func) {
+    emitError(module.getLoc())
+        << (entry.empty() ? std::string("no function with a body")
+                          : "no function @" + entry.str());
+    return failure();
+  }
+  if (!func.getBody().hasOneBlock())
+    return func.emitError() << "the planner reads a single-block function";
+  ModelShape shape;
+  shape.entry = func.getSymName().str();
+  ShapeReader reader(func, shape);
+  if (failed(reader.readAttention()))
+    return failure();
+  reader.classifyRegions();
+  reader.findKVProjections();
+  reader.countParamsAndFlops();
+  reader.scanLiveWidths();
+  reader.countSavedActivations();
+  return shape;
+}

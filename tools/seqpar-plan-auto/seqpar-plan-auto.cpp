@@ -1,0 +1,222 @@
+//===- seqpar-plan-auto.cpp - choose a TP x CP layout for a graph ---------===//
+//
+// Reads a single-device transformer graph, searches every TP x CP layout of
+// --devices devices (TP size, SP on/off, CP size, strategy, load balancing)
+// under an alpha-beta cost model of --hardware, and prints the fastest one
+// that fits --memory-gib per device with its runners-up and the
+// seqpar-pipeline options that build it (docs/planning-auto.md).
+// Exit status: 0 with a plan, 1 on bad input or when nothing fits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/InitSeqPar.h"
+#include "seqpar/Plan/Plan.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<single-device graph .mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("Function to plan (default: the "
+                                           "first with a body)"),
+                                  cl::init(""));
+static cl::opt<int64_t> devices("devices",
+                                cl::desc("Devices of one model replica (D = "
+                                         "TP x CP)"),
+                                cl::init(8));
+static cl::opt<std::string>
+    hardware("hardware", cl::desc("Cost model preset: h100, h200 or cpu"),
+             cl::init("h100"));
+static cl::opt<double> memoryGiB(
+    "memory-gib",
+    cl::desc("Memory budget per device, GiB (default: the preset's memory)"),
+    cl::init(0));
+static cl::opt<Workload> workload(
+    "workload", cl::desc("What runs"),
+    cl::values(clEnumValN(Workload::Prefill, "prefill",
+                          "inference prefill: weights, KV cache, forward"),
+               clEnumValN(Workload::Training, "training",
+                          "forward + backward, mixed-precision Adam (16 "
+                          "bytes per parameter), saved activations")),
+    cl::init(Workload::Prefill));
+static cl::opt<int64_t> elementBytes("element-bytes",
+                                     cl::desc("Bytes per weight and "
+                                              "activation element (bf16: 2)"),
+                                     cl::init(2));
+static cl::opt<int64_t> seqOverride(
+    "seq", cl::desc("Plan for this sequence length instead of the graph's"),
+    cl::init(0));
+static cl::opt<unsigned> runnersUp("runners-up",
+                                   cl::desc("Layouts printed after the best"),
+                                   cl::init(4));
+static cl::opt<bool> exhaustive("exhaustive",
+                                cl::desc("Evaluate every layout (no "
+                                         "branch-and-bound pruning)"),
+                                cl::init(false));
+static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::init(false));
+
+static constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+static void printTable(const PlanResult &result, const ModelShape &shape,
+                       llvm::raw_ostream &os) {
+  os << llvm::formatv("{0,-2} {1,-34} {2,10} {3,10} {4,10} {5,10} {6,9} "
+                      "{7,9} {8,9} {9,9} {10,9} {11,9}\n",
+                      "#", "layout", "time_s", "compute_s", "tp_comm_s",
+                      "cp_comm_s", "mem_GiB", "weights", "kv_cache", "saved",
+                      "transient", "sent_GiB");
+  int rank = 0;
+  for (const RankedPlan &plan : result.ranked) {
+    const PlanCost &c = plan.cost;
+    os << llvm::formatv(
+        "{0,-2} {1,-34} {2,10:e2} {3,10:e2} {4,10:e2} {5,10:e2} "
+        "{6,9:f2} {7,9:f2} {8,9:f2} {9,9:f2} {10,9:f2} "
+        "{11,9:f3}\n",
+        ++rank, plan.config.str(), c.seconds(), c.computeSeconds,
+        c.tpCommSeconds, c.cpCommSeconds, c.memoryBytes() / GiB,
+        c.weightBytes / GiB, c.cacheBytes / GiB, c.savedBytes / GiB,
+        c.transientBytes / GiB, c.bytesSent / GiB);
+  }
+  (void)shape;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv, "seqpar-plan-auto: choose TP, SP, CP and the CP strategy\n");
+  auto fail = [](const llvm::Twine &message) {
+    llvm::errs() << "seqpar-plan-auto: " << message << "\n";
+    return 1;
+  };
+  std::optional<Hardware> preset = hardwarePreset(hardware);
+  if (!preset)
+    return fail("unknown --hardware '" + hardware +
+                "' (expected h100, h200 or cpu)");
+  if (devices < 1)
+    return fail("--devices must be at least 1");
+  if (memoryGiB < 0 || elementBytes < 1 || seqOverride < 0)
+    return fail("--memory-gib, --element-bytes and --seq must be positive");
+
+  registerAllPasses();
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllSeqPar(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sources, &ctx);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sources, &ctx);
+  if (!module || failed(module->verify()))
+    return 1; // The parser or verifier said where.
+  FailureOr<ModelShape> read = readModelShape(*module, entry);
+  if (failed(read))
+    return 1;
+  ModelShape shape = *read;
+  if (seqOverride > 0)
+    shape.seq = seqOverride;
+
+  PlanRequest request;
+  request.devices = devices;
+  request.hardware = *preset;
+  request.workload = workload;
+  request.elementBytes = elementBytes;
+  request.memoryBudgetBytes =
+      memoryGiB > 0 ? memoryGiB * GiB : preset->memoryBytes;
+  PlanResult result = searchPlans(shape, request, runnersUp + 1, exhaustive);
+  if (result.total == 0)
+    return fail(llvm::formatv("no TP x CP layout of {0} devices suits {1} "
+                              "heads ({2} KV heads) and {3} tokens",
+                              devices.getValue(), shape.heads, shape.kvHeads,
+                              shape.seq));
+
+  llvm::raw_ostream &os = llvm::outs();
+  if (json) {
+    llvm::json::Array ranked;
+    for (const RankedPlan &plan : result.ranked)
+      ranked.push_back(planToJSON(plan, shape));
+    llvm::json::Object out{
+        {"entry", shape.entry},
+        {"layers", shape.layers},
+        {"batch", shape.batch},
+        {"seq", shape.seq},
+        {"hidden", shape.hidden},
+        {"heads", shape.heads},
+        {"kv_heads", shape.kvHeads},
+        {"head_dim", shape.headDim},
+        {"causal", shape.causal},
+        {"parameters", shape.matrixParams + shape.vectorParams},
+        {"devices", devices.getValue()},
+        {"hardware", preset->name},
+        {"memory_budget_bytes", request.memoryBudgetBytes},
+        {"layouts", result.total},
+        {"evaluated", result.evaluated},
+        {"ranked", std::move(ranked)},
+    };
+    if (result.ranked.empty() && result.smallest)
+      out["smallest_over_budget"] = planToJSON(*result.smallest, shape);
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";
+    return result.ranked.empty() ? 1 : 0;
+  }
+
+  os << llvm::formatv(
+      "model: @{0}, {1} layers, b={2}, s={3}, h={4}, a={5}, a_kv={6}, d={7}, "
+      "{8}; {9:f2}e9 parameters\n",
+      shape.entry, shape.layers, shape.batch, shape.seq, shape.hidden,
+      shape.heads, shape.kvHeads, shape.headDim,
+      shape.causal ? "causal" : "not causal",
+      (shape.matrixParams + shape.vectorParams) / 1e9);
+  const Hardware &hw = *preset;
+  os << llvm::formatv(
+      "workload: {0}, {1}-byte elements; {2} x {3} ({4:f1} TFLOP/s; nodes of "
+      "{5}: {6:f1} GB/s, {7:f1} us; across nodes {8:f1} GB/s, {9:f1} us); "
+      "budget {10:f1} GiB per device\n",
+      workload == Workload::Prefill ? "inference prefill" : "training (Adam)",
+      elementBytes.getValue(), devices.getValue(), hw.name,
+      hw.matmulFlops / 1e12, hw.nodeSize, hw.intraBeta / 1e9,
+      hw.intraAlpha * 1e6, hw.interBeta / 1e9, hw.interAlpha * 1e6,
+      request.memoryBudgetBytes / GiB);
+  os << llvm::formatv("evaluated {0} of {1} layouts{2}\n", result.evaluated,
+                      result.total,
+                      exhaustive ? " (exhaustive)" : " (branch and bound)");
+  if (result.ranked.empty()) {
+    const RankedPlan &small = *result.smallest;
+    const PlanCost &c = small.cost;
+    llvm::errs() << llvm::formatv(
+        "seqpar-plan-auto: no layout of {0} devices fits {1:f1} GiB per "
+        "device: the smallest, {2}, needs {3:f1} GiB (weights {4:f1}, KV "
+        "cache {5:f1}, saved activations {6:f1}, transient {7:f1} GiB); add "
+        "devices or raise --memory-gib\n",
+        devices.getValue(), request.memoryBudgetBytes / GiB, small.config.str(),
+        c.memoryBytes() / GiB, c.weightBytes / GiB, c.cacheBytes / GiB,
+        c.savedBytes / GiB, c.transientBytes / GiB);
+    return 1;
+  }
+  printTable(result, shape, os);
+  const RankedPlan &best = result.ranked.front();
+  os << llvm::formatv("chosen: {0}: {1:e3} s, {2:f2} GiB per device\n",
+                      best.config.str(), best.cost.seconds(),
+                      best.cost.memoryBytes() / GiB);
+  os << "  seqpar-opt " << inputFile << " --seqpar-pipeline=\""
+     << best.config.pipelineOptions(shape) << "\"\n";
+  return 0;
+}
