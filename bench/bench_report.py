@@ -1,0 +1,330 @@
+"""Text tables, PNG plots and the markdown page of bench/run_all.py's results.
+
+Times are seconds (compile, step) or milliseconds (runtime vs MPI, as its
+tool prints them); memory and bytes sent are shown in MiB (2^20 bytes).
+"""
+
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+MIB = 2**20
+DPI = 100
+
+
+def _table(header, rows):
+    """Markdown-style table (also readable as text)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def compile_tables(res):
+    """(table, verdict lines) of the compile-time results."""
+    rows, verdicts = [], []
+    by = {}
+    for r in res["compile"]:
+        by.setdefault(r["pipeline"], []).append(r)
+        rows.append([r["pipeline"], r["layers"], f"{r['passes_s']:.3f}",
+                     f"{1000 * r['passes_s'] / r['layers']:.2f}", f"{r['wall_s']:.3f}"])
+    for name, rs in by.items():
+        lo, hi = rs[-2], rs[-1]
+        ratio = hi["passes_s"] / lo["passes_s"] if lo["passes_s"] > 0 else float("inf")
+        ideal = hi["layers"] / lo["layers"]
+        ok = ideal / 2 <= ratio <= ideal * 2
+        verdicts.append(f"{name}: time({hi['layers']})/time({lo['layers']}) = {ratio:.2f} "
+                        f"(linear: {ideal:g}) -> {'linear' if ok else 'NOT linear'}")
+    header = ["pipeline", "layers", "passes_s", "ms/layer", "process_wall_s"]
+    return _table(header, rows), verdicts
+
+
+def _fmt(v, spec):
+    return "-" if v is None else format(v, spec)
+
+
+def layer_table(res, s):
+    rows = []
+    for r in res["layer"]:
+        if r["s"] != s:
+            continue
+        if "na" in r:
+            rows.append([r["impl"], r["variant"], "-", f"n/a ({r['na']})"] + [""] * 6)
+            continue
+        ratio = r["comm_s"] / r["compute_s"] if r["compute_s"] > 0 else None
+        rows.append([r["impl"], r["variant"], r["rank"], f"{r['step_s']:.4f}",
+                     f"{r['compute_s']:.4f}", f"{r['comm_s']:.4f}", _fmt(ratio, ".3f"),
+                     f"{r['peak_bytes'] / MIB:.1f}",
+                     _fmt(r.get("sent_bytes") and r["sent_bytes"] / MIB, ".1f"),
+                     _fmt(r.get("err"), ".1e")])
+    header = ["impl", "variant", "rank", "step_s", "compute_s", "comm_s", "comm/compute",
+              "peak_MiB", "sent_MiB", "err"]
+    return _table(header, rows)
+
+
+def runtime_table(res):
+    rows = [[r["collective"], f"{r['mib']} MiB", f"{r['mpi_ms']:.4f}", f"{r['runtime_ms']:.4f}",
+             f"{r['mpi_ms'] / r['runtime_ms']:.3f}"] for r in res["runtime"]]
+    return _table(["collective", "size", "mpi_ms", "runtime_ms", "mpi/runtime"], rows)
+
+
+def text_tables(res):
+    """Everything as text (what run_all.py prints)."""
+    m = res["meta"]
+    c, lay = m["compile"], m["layer"]
+    table, verdicts = compile_tables(res)
+    out = [f"1. compile time, GPT h={c['h']} a={c['a']} s={c['s']} t={c['t']}, "
+           f"median of {m['repeat']} (seconds)", table, *verdicts, ""]
+    for s in lay["seqs"]:
+        out += [f"2. one GPT layer h={lay['h']} a={lay['a']} b=1 s={s} f32 on 2 ranks "
+                "(seconds per forward; MiB)", layer_table(res, s), ""]
+    out += ["3. runtime collectives vs direct MPI (" + m.get("runtime_header", "") + ")",
+            runtime_table(res)]
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------
+# Plots
+# --------------------------------------------------------------------------
+
+def plot_compile(res, path):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    by = {}
+    for r in res["compile"]:
+        by.setdefault(r["pipeline"], []).append(r)
+    for name, rs in by.items():
+        xs, ys = [r["layers"] for r in rs], [r["passes_s"] for r in rs]
+        line, = ax.plot(xs, ys, "o-", label=name)
+        per = ys[-1] / xs[-1]
+        ax.plot([0, xs[-1]], [0, per * xs[-1]], ":", color=line.get_color(), lw=1)
+    ax.set_xlabel("layers")
+    ax.set_ylabel("pipeline passes, seconds")
+    ax.set_title("compile time vs layers (dotted: linear through the largest)", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def _variant_means(res, s):
+    """[(label, compute_s, comm_s, peak_bytes max over ranks, na)] in table order."""
+    out, seen = [], {}
+    for r in res["layer"]:
+        if r["s"] != s:
+            continue
+        key = f"{r['impl']}\n{r['variant']}"
+        if "na" in r:
+            out.append([key, 0.0, 0.0, 0, True])
+            continue
+        if key not in seen:
+            seen[key] = len(out)
+            out.append([key, [], [], 0, False])
+        e = out[seen[key]]
+        e[1].append(r["compute_s"])
+        e[2].append(r["comm_s"])
+        e[3] = max(e[3], r["peak_bytes"])
+    for e in out:
+        if not e[4]:
+            e[1], e[2] = sum(e[1]) / len(e[1]), sum(e[2]) / len(e[2])
+    return out
+
+
+def plot_steps(res, path):
+    seqs = res["meta"]["layer"]["seqs"]
+    fig, axes = plt.subplots(1, len(seqs), figsize=(6 * len(seqs), 4.2))
+    axes = list(axes) if len(seqs) > 1 else [axes]
+    for ax, s in zip(axes, seqs):
+        v = _variant_means(res, s)
+        xs = range(len(v))
+        comp = [e[1] for e in v]
+        comm = [e[2] for e in v]
+        ax.bar(xs, comp, color="#4c72b0", label="compute")
+        ax.bar(xs, comm, bottom=comp, color="#dd8452", label="communication (blocked)")
+        top = max((a + b for a, b in zip(comp, comm)), default=1)
+        for x, e in zip(xs, v):
+            if e[4]:
+                ax.text(x, top * 0.02, "n/a", ha="center", fontsize=8)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([e[0] for e in v], fontsize=7, rotation=45, ha="right")
+        ax.set_ylabel("seconds per forward (mean of 2 ranks)")
+        ax.set_title(f"one GPT-2 layer, s={s}, 2 CPU ranks", fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def plot_peaks(res, path):
+    seqs = res["meta"]["layer"]["seqs"]
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    width = 0.8 / len(seqs)
+    labels = None
+    for i, s in enumerate(seqs):
+        v = _variant_means(res, s)
+        labels = [e[0] for e in v]
+        xs = [x + (i - (len(seqs) - 1) / 2) * width for x in range(len(v))]
+        ax.bar(xs, [e[3] / MIB for e in v], width, label=f"s={s}")
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, fontsize=7, rotation=45, ha="right")
+    ax.set_ylabel("MiB (max over ranks)")
+    ax.set_title("peak memory: seqpar = program allocations; torch = RSS high-water growth",
+                 fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def plot_runtime(res, path):
+    rows = res["runtime"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    xs = range(len(rows))
+    ax.bar([x - 0.2 for x in xs], [r["mpi_ms"] for r in rows], 0.4, label="direct MPI")
+    ax.bar([x + 0.2 for x in xs], [r["runtime_ms"] for r in rows], 0.4, label="seqpar runtime")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{r['collective']}\n{r['mib']} MiB" for r in rows], fontsize=8)
+    ax.set_ylabel("milliseconds per call (median)")
+    ax.set_title("blocking f32 collectives on 2 ranks", fontsize=9)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+# --------------------------------------------------------------------------
+# Markdown
+# --------------------------------------------------------------------------
+
+METHODS = """\
+## How it is measured
+
+* **Compile time**: `seqpar-opt ... --mlir-timing -o /dev/null`; `passes_s` is
+  the timing report's total minus parsing and printing, `process_wall_s` the
+  whole process (startup, parse, passes, print). Graphs from
+  `bench/gen_tp_graph.py` with run_bench.sh's sizes: the unsharded graph
+  (`--form plain --tp 1`) through `--seqpar-pipeline="tp=8 seq-dim=1"` (TP
+  planning, SP rewrite and clean-ups: the whole pipeline), and the per-rank
+  TP graph (`--form tp --tp 8 --flatten --dropout`) through
+  `--seqpar-sp-pipeline`.
+* **seqpar layer**: the single-device layer (`gen_tp_graph.py --model gpt
+  --layers 1 --form plain`: LayerNorm, QKV, causal attention, projection,
+  residual, LayerNorm, MLP 4h with tanh-GELU, residual, final LayerNorm)
+  through `seqpar-opt --seqpar-pipeline="<opts> seq-dim=1"` with `tp=2
+  sp=false` (TP), `tp=2` (TP+SP), `cp=2 cp-strategy=ring|all-gather|ulysses`
+  (zigzag load balance, the default); run by `mpirun -np 2 seqpar-run
+  --blas-threads=1` (Open MPI binds rank r to core r). seqpar-run times one
+  call after one warm-up call, between barriers; each number is the median
+  over separate `mpirun` launches. The first launch also checks the output
+  against the single-device program (`err`). `comm_s` = the `wait_seconds`
+  column of the runtime counters summed over collectives: the time the rank
+  was blocked in a collective or in `seqpar.wait` (for blocking collectives
+  this includes waiting for the other rank to arrive; for the ring's
+  asynchronous transfers it is only the part compute did not hide).
+  `compute_s` = wall - `comm_s`. `peak_MiB`: the peak of the program's own
+  allocations (arguments excluded) counted by the runtime's allocator hook.
+  `sent_MiB`: bytes sent per rank by the counters (SPEC 5 convention).
+* **PyTorch layer** (`bench/torch_layer.py`): the same layer as an
+  `nn.Module` (separate Q, K, V linears, `F.scaled_dot_product_attention(...,
+  is_causal=True)`, which on CPU is a flash-style kernel that never holds the
+  s x s scores), `torch.no_grad()`, gloo, 2 processes from `mp.spawn`, each
+  with `torch.set_num_threads(1)` and pinned to one core. TP:
+  `ColwiseParallel` on Q, K, V, fc1 and `RowwiseParallel` on proj, fc2.
+  TP+SP: additionally `SequenceParallel` on the three LayerNorms,
+  `PrepareModuleInput(Shard(1) -> Replicate())` before attention and MLP and
+  `RowwiseParallel(output_layouts=Shard(1))`; the input arrives
+  sequence-sharded. `step_s`: median over 5 forwards after 2 warm-ups, each
+  after a barrier. `comm_s`: median over 5 further forwards under
+  `torch.profiler` of the summed duration of the outermost `c10d::*` /
+  `_c10d_functional::*` events on the calling thread (issue plus
+  `wait_tensor`: time blocked in collectives; gloo's own worker-thread
+  events are not counted). Gloo has no reduce-scatter: c10d runs an
+  all-reduce and keeps this rank's part, so TP+SP moves as many bytes as TP
+  there. `peak_MiB`: growth of the process's RSS high-water mark
+  (`getrusage` `ru_maxrss`) from after setup to after the forwards; this is
+  **not** the same quantity as seqpar's allocation peak (it includes the
+  allocator's and libraries' pages and misses memory reused from setup),
+  so compare the two only roughly. `err` against the unparallelized module.
+* **Runtime vs MPI**: `bench/run_runtime_bench.sh` (seqpar-runtime-bench):
+  blocking f32 all-gather / reduce-scatter through the runtime against
+  `MPI_Allgather` / `MPI_Reduce_scatter_block`, sizes = bytes of the full
+  tensor, median over iterations of the max over ranks.
+* Peak memory here is that of a forward-only run, not the activation
+  bytes saved for backward (SPEC 5, `seqpar-report`).
+"""
+
+
+def write(res, out):
+    """Writes out/benchmarks.md and out/bench/*.png."""
+    figdir = os.path.join(out, "bench")
+    os.makedirs(figdir, exist_ok=True)
+    plots = [("compile_time.png", plot_compile), ("step_time.png", plot_steps),
+             ("peak_memory.png", plot_peaks), ("runtime_vs_mpi.png", plot_runtime)]
+    for name, fn in plots:
+        fn(res, os.path.join(figdir, name))
+    with open(os.path.join(figdir, "results.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    m = res["meta"]
+    c, lay = m["compile"], m["layer"]
+    table, verdicts = compile_tables(res)
+    # The run keeps both cores busy itself: ~2 after it is its own load.
+    busy = m["load_before"] > 0.5 or m["load_after"] > 2.5
+    md = [
+        "# Benchmarks",
+        "",
+        f"Generated by `{m['command']}` on {m['date']} at commit {m['commit']}"
+        + (f" with the binaries found in build/bin (built {m['binaries']}, possibly from a "
+           "working tree ahead of the commit)" if m.get("binaries") else "")
+        + f"{' (QUICK smoke-test sizes)' if m['quick'] else ''}, on the 2-core CI-class "
+        f"machine: {m['cpus']} CPUs ({m['cpu']}), {m['mem_gib']:.0f} GiB, Open MPI over "
+        f"shared memory, OpenBLAS one thread per rank"
+        + (f", PyTorch {m['torch']} (PyPI wheel, CPU, gloo)" if m.get("torch") else "") + ".",
+        "",
+        f"Load average (1 min) before / after: {m['load_before']:.2f} / {m['load_after']:.2f}"
+        " (the run's own 2 ranks account for about 2 after it)"
+        + ("; other work was running around it, so timings may be disturbed." if busy else "."),
+        "",
+        "Rerun: `python3 bench/run_all.py` (creates `bench/.venv` with torch, numpy and "
+        "matplotlib from PyPI on first use); `--quick` for a smoke test, `--skip-torch`, "
+        "`--out DIR`.",
+        "",
+        f"## 1. Compile time (GPT, h={c['h']}, a={c['a']}, s={c['s']}, t={c['t']}, b=1)",
+        "",
+        f"Median of {m['repeat']} runs, seconds.",
+        "",
+        table,
+        "",
+        *[f"- {v}" for v in verdicts],
+        "",
+        "![compile time vs layers](bench/compile_time.png)",
+        "",
+        f"## 2. One GPT-2-sized layer on 2 CPU ranks (h={lay['h']}, a={lay['a']}, b=1, f32, "
+        "forward)",
+        "",
+        "Per rank, seconds per forward; MiB. CP hybrid needs cp >= 4 (2 ring x 2 "
+        "Ulysses ranks); PyTorch's `context_parallel` is reported with the error it gives "
+        "on CPU.",
+        "",
+    ]
+    for s in lay["seqs"]:
+        md += [f"### s = {s}", "", layer_table(res, s), ""]
+    md += ["![step time per variant](bench/step_time.png)", "",
+           "![peak memory per variant](bench/peak_memory.png)", "",
+           "## 3. Runtime collectives vs direct MPI", "",
+           m.get("runtime_header", ""), "", runtime_table(res), "",
+           "![runtime vs MPI](bench/runtime_vs_mpi.png)", "", METHODS]
+    # A hand-written "## Observations" section of an earlier page is kept.
+    page = os.path.join(out, "benchmarks.md")
+    if os.path.exists(page):
+        old = open(page).read()
+        at = old.find("\n## Observations")
+        if at >= 0:
+            md += [old[at + 1:].rstrip(), ""]
+    with open(page, "w") as f:
+        f.write("\n".join(md))

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""All of seqpar's benchmarks in one command: text tables, PNG plots and a
+markdown page (docs/benchmarks.md, plots in docs/bench/).
+
+1. Compile time of the whole pipeline on GPT graphs of 1, 10 and 80 layers
+   at h=8192, a=64, s=16384, t=8 (bench/run_bench.sh's sizes): the unsharded
+   graph through --seqpar-pipeline="tp=8" (TP planning + SP) and the TP graph
+   through --seqpar-sp-pipeline; median of --repeat runs, seconds.
+2. One GPT-2-sized layer (h=768, a=12, b=1, s=1024 and 4096, f32) on 2 CPU
+   MPI ranks: TP, TP+SP and context parallelism (ring, all-gather, ulysses;
+   zigzag) compiled by seqpar-opt from the single-device layer and run by
+   seqpar-run (--blas-threads=1); per rank step time split into
+   communication (seconds blocked in collectives, runtime counters) and
+   compute (wall - communication), peak bytes of the program's allocations.
+   PyTorch runs the same layer with its own TP / TP+SP / context_parallel
+   (bench/torch_layer.py, gloo, one thread and core per rank).
+3. The runtime's collectives against direct MPI calls
+   (bench/run_runtime_bench.sh).
+
+PyTorch and matplotlib come from PyPI into bench/.venv, created on first use
+(about 5.5 GB: PyPI's Linux torch wheel pulls the CUDA libraries); the script
+re-runs itself under that interpreter.
+
+Usage: python3 bench/run_all.py [--quick] [--skip-torch] [--out docs/]
+       python3 bench/run_all.py --replot docs/bench/results.json
+  --quick  small sizes (a smoke test, ~2 minutes); writes to a temporary
+           directory unless --out is given.
+Builds nothing; exits 2 with a message if a tool is missing.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+VENV = os.path.join(BENCH, ".venv")
+VENV_PY = os.path.join(VENV, "bin", "python")
+SEQPAR_VARIANTS = [  # (name, seqpar-pipeline options)
+    ("TP", "tp=2 sp=false"),
+    ("TP+SP", "tp=2"),
+    ("CP ring", "cp=2 cp-strategy=ring"),
+    ("CP all-gather", "cp=2 cp-strategy=all-gather"),
+    ("CP ulysses", "cp=2 cp-strategy=ulysses"),
+    ("CP hybrid", None),  # needs cp >= 4 (2 ring x 2 Ulysses ranks)
+]
+TORCH_VARIANTS = [("TP", "tp"), ("TP+SP", "tp-sp"), ("CP ring", "cp")]
+
+
+def die(msg):
+    print(f"run_all.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def ensure_venv(args):
+    """Creates bench/.venv with numpy, matplotlib (and torch) and re-executes
+    this script under it, unless already running there."""
+    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
+        return
+    pkgs = ["numpy", "matplotlib"] + ([] if args.skip_torch else ["torch"])
+    if not os.path.exists(VENV_PY):
+        log(f"creating {VENV} (PyPI: {' '.join(pkgs)})")
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+    missing = subprocess.run(
+        [VENV_PY, "-c", "import importlib.util as u, sys; "
+         "sys.exit(any(u.find_spec(p) is None for p in sys.argv[1:]))"] + pkgs)
+    if missing.returncode:
+        log(f"pip install {' '.join(pkgs)} into {VENV} (torch: several GB)")
+        if subprocess.run([VENV_PY, "-m", "pip", "install", "-q"] + pkgs).returncode:
+            die(f"pip install {' '.join(pkgs)} failed (needs PyPI)")
+    os.execv(VENV_PY, [VENV_PY, os.path.abspath(__file__)] + sys.argv[1:])
+
+
+def run(cmd, **kw):
+    """Runs cmd, returns CompletedProcess with text output (never raises)."""
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def mpi_flags(mpirun):
+    v = run([mpirun, "--version"])
+    flags = []
+    if "Open MPI" in v.stdout + v.stderr:
+        flags.append("--oversubscribe")
+        if os.getuid() == 0:
+            flags.append("--allow-run-as-root")
+    return flags
+
+
+def loadavg():
+    """1-minute load average (runnable processes)."""
+    return os.getloadavg()[0]
+
+
+# --------------------------------------------------------------------------
+# 1. Compile time
+# --------------------------------------------------------------------------
+
+def timing_seconds(report):
+    """From --mlir-timing: (total, parser + output) wall seconds."""
+    total = io = 0.0
+    for line in report.splitlines():
+        m = re.match(r"\s*([\d.]+) \(\s*[\d.]+%\)\s+(\S.*)$", line)
+        if not m:
+            continue
+        sec, name = float(m.group(1)), m.group(2).strip()
+        if name == "Total":
+            total = sec
+        elif name in ("Parser", "Output"):
+            io += sec
+    return total, io
+
+
+def compile_bench(args, work):
+    """Rows: pipeline, layers, median process wall s, median pass s (timing
+    total minus parsing and printing)."""
+    c = args.compile
+    base = ["--model", "gpt", "--batch", "1", "--seq", str(c["s"]),
+            "--hidden", str(c["h"]), "--heads", str(c["a"])]
+    pipelines = [
+        (f'seqpar-pipeline "tp={c["t"]}" (plan TP + SP)',
+         ["--tp", "1", "--form", "plain"],
+         [f'--seqpar-pipeline=tp={c["t"]} seq-dim=1']),
+        ("seqpar-sp-pipeline (TP graph -> TP+SP)",
+         ["--tp", str(c["t"]), "--form", "tp", "--flatten", "--dropout"],
+         ["--seqpar-sp-pipeline"]),
+    ]
+    rows = []
+    for name, gen, opts in pipelines:
+        for L in c["layers"]:
+            f = os.path.join(work, f"compile_{len(rows)}.mlir")
+            g = run([sys.executable, os.path.join(BENCH, "gen_tp_graph.py")] + base + gen
+                    + ["--layers", str(L), "-o", f])
+            if g.returncode:
+                die(f"gen_tp_graph.py failed: {g.stderr.strip()}")
+            walls, passes = [], []
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                r = run([args.seqpar_opt, f, *opts, "--mlir-timing",
+                         "--mlir-print-op-on-diagnostic=false", "-o", os.devnull])
+                walls.append(time.perf_counter() - t0)
+                if r.returncode:
+                    die(f"seqpar-opt {' '.join(opts)} failed on {L} layers:\n{r.stderr[-2000:]}")
+                total, io = timing_seconds(r.stderr)
+                passes.append(total - io)
+            rows.append({"pipeline": name, "layers": L, "wall_s": statistics.median(walls),
+                         "passes_s": statistics.median(passes)})
+            log(f"  compile {name} L={L}: {rows[-1]['passes_s']:.3f} s")
+    return rows
+
+
+# --------------------------------------------------------------------------
+# 2. One layer on 2 ranks
+# --------------------------------------------------------------------------
+
+COLL_ROW = re.compile(r"\s+(\w+)\s+\[[\d,]*\]\s+\[[\d,]*\]\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)")
+
+
+def parse_seqpar_run(text):
+    """seqpar-run output -> {rank: {wall_s, peak_bytes, comm_s (blocked),
+    transfer_s (in flight), sent_bytes, attention_s}} and the reference error."""
+    ranks, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"seqpar runtime counters: rank (\d+)", line)
+        if m:
+            cur = ranks.setdefault(int(m.group(1)), dict(comm_s=0.0, transfer_s=0.0,
+                                                         sent_bytes=0, attention_s=0.0))
+            continue
+        if line.startswith("seqpar runtime counters:"):
+            cur = None
+            continue
+        m = re.match(r"rank (\d+): wall ([\d.eE+-]+) s, peak (\d+) bytes", line)
+        if m:
+            r = ranks.setdefault(int(m.group(1)), {})
+            r.update(wall_s=float(m.group(2)), peak_bytes=int(m.group(3)))
+            continue
+        if cur is None:
+            continue
+        m = COLL_ROW.match(line)
+        if m:
+            cur["sent_bytes"] += int(m.group(3))
+            cur["transfer_s"] += float(m.group(4))
+            cur["comm_s"] += float(m.group(5))
+            continue
+        m = re.match(r"\s+region 'attention': calls \d+, flops \d+, seconds ([\d.eE+-]+)", line)
+        if m:
+            cur["attention_s"] = float(m.group(1))
+    err = [float(e) for e in re.findall(r"err = ([\d.eE+-]+)", text)]
+    return ranks, (max(err) if err else None)
+
+
+def seqpar_layer(args, work, s):
+    """Rows for every seqpar variant at sequence length s (per rank, medians)."""
+    L = args.layer
+    plain = os.path.join(work, f"layer_s{s}.mlir")
+    g = run([sys.executable, os.path.join(BENCH, "gen_tp_graph.py"), "--model", "gpt",
+             "--layers", "1", "--batch", "1", "--seq", str(s), "--hidden", str(L["h"]),
+             "--heads", str(L["a"]), "--tp", "1", "--form", "plain", "-o", plain])
+    if g.returncode:
+        die(f"gen_tp_graph.py failed: {g.stderr.strip()}")
+    rows = []
+    for name, opts in SEQPAR_VARIANTS:
+        row = {"impl": "seqpar", "variant": name, "s": s}
+        if opts is None:
+            rows.append(dict(row, na="needs >= 4 ranks (cp=4 as 2 ring x 2 Ulysses)"))
+            continue
+        prog = os.path.join(work, f"layer_s{s}_{len(rows)}.mlir")
+        c = run([args.seqpar_opt, plain, f"--seqpar-pipeline={opts} seq-dim=1", "-o", prog])
+        if c.returncode:
+            rows.append(dict(row, na="seqpar-opt failed: " + c.stderr.strip().splitlines()[-1][:120]))
+            continue
+        runs, err = [], None
+        for i in range(args.repeat):
+            cmd = [args.mpirun, *mpi_flags(args.mpirun), "-np", "2", args.seqpar_run, prog,
+                   "--blas-threads=1"]
+            if i == 0:
+                cmd.append(f"--reference={plain}")  # checked once; timing is per call
+            r = run(cmd)
+            ranks, e = parse_seqpar_run(r.stdout + r.stderr)
+            if r.returncode or len(ranks) != 2:
+                tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
+                die(f"seqpar-run failed on {name}, s={s}:\n" + "\n".join(tail))
+            err = e if i == 0 else err
+            runs.append(ranks)
+        for rank in (0, 1):
+            med = {k: statistics.median(run_[rank][k] for run_ in runs)
+                   for k in ("wall_s", "comm_s", "transfer_s", "attention_s")}
+            rows.append(dict(row, rank=rank, step_s=med["wall_s"], comm_s=med["comm_s"],
+                             compute_s=med["wall_s"] - med["comm_s"],
+                             transfer_s=med["transfer_s"], attention_s=med["attention_s"],
+                             peak_bytes=runs[0][rank]["peak_bytes"],
+                             sent_bytes=runs[0][rank]["sent_bytes"], err=err))
+        log(f"  seqpar {name} s={s}: step {rows[-1]['step_s']:.3f} s")
+    return rows
+
+
+def torch_layer(args, s):
+    """Rows for every PyTorch variant at sequence length s."""
+    L = args.layer
+    rows = []
+    for name, variant in TORCH_VARIANTS:
+        row = {"impl": "torch", "variant": name, "s": s}
+        r = run([sys.executable, os.path.join(BENCH, "torch_layer.py"), "--variant", variant,
+                 "--seq", str(s), "--hidden", str(L["h"]), "--heads", str(L["a"]),
+                 "--iters", str(L["iters"]), "--warmup", "2"])
+        m = re.search(r"^RESULT (.*)$", r.stdout, re.M)
+        if not m:
+            tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
+            rows.append(dict(row, na="torch_layer.py failed: " + " | ".join(tail)[:200]))
+            continue
+        res = json.loads(m.group(1))
+        args.torch_version = res["torch"]
+        for rk in res["ranks"]:
+            if "na" in rk:
+                rows.append(dict(row, na=rk["na"]))
+                break
+            rows.append(dict(row, rank=rk["rank"], step_s=rk["step_s"], comm_s=rk["comm_s"],
+                             compute_s=rk["compute_s"], peak_bytes=rk["peak_bytes"],
+                             err=rk["err"]))
+        log(f"  torch {name} s={s}: " + (rows[-1].get("na") or f"step {rows[-1]['step_s']:.3f} s"))
+    return rows
+
+
+# --------------------------------------------------------------------------
+# 3. Runtime vs MPI
+# --------------------------------------------------------------------------
+
+def runtime_bench(args):
+    """Rows of bench/run_runtime_bench.sh: collective, size, mpi_ms, runtime_ms."""
+    extra = ["--iters=5", "--sizes-mib=1,4"] if args.quick else []
+    r = run(["bash", os.path.join(BENCH, "run_runtime_bench.sh"), *extra])
+    if r.returncode:
+        die("bench/run_runtime_bench.sh failed:\n" + (r.stdout + r.stderr)[-1500:])
+    rows = []
+    for line in r.stdout.splitlines():
+        m = re.match(r"(\w+)\s+(\d+) MiB\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", line)
+        if m:
+            rows.append({"collective": m.group(1), "mib": int(m.group(2)),
+                         "mpi_ms": float(m.group(3)), "runtime_ms": float(m.group(4))})
+    header = next((l for l in r.stdout.splitlines() if l.startswith("seqpar-runtime-bench:")), "")
+    return rows, header
+
+
+# --------------------------------------------------------------------------
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
+    p.add_argument("--skip-torch", action="store_true", help="no PyTorch rows (no torch install)")
+    p.add_argument("--out", default=None,
+                   help="directory for benchmarks.md and bench/*.png (default docs/; "
+                        "--quick: a temporary directory)")
+    p.add_argument("--repeat", type=int, default=None, help="runs per measurement (median)")
+    p.add_argument("--replot", metavar="RESULTS_JSON",
+                   help="measure nothing: rewrite the page and plots from a results.json")
+    p.add_argument("--seqpar-opt", default=os.path.join(ROOT, "build/bin/seqpar-opt"))
+    p.add_argument("--seqpar-run", default=os.path.join(ROOT, "build/bin/seqpar-run"))
+    p.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
+    args = p.parse_args()
+
+    if args.replot:
+        ensure_venv(args)
+        sys.path.insert(0, BENCH)
+        import bench_report
+        with open(args.replot) as f:
+            results = json.load(f)
+        out = args.out or os.path.join(ROOT, "docs")
+        print(bench_report.text_tables(results))
+        bench_report.write(results, out)
+        return
+
+    for tool in (args.seqpar_opt, args.seqpar_run):
+        if not os.access(tool, os.X_OK):
+            die(f"{tool} not found or not executable: build it (cmake --build build)")
+    if not shutil.which(args.mpirun):
+        die(f"{args.mpirun} not found: install Open MPI (apt-get install openmpi-bin)")
+    if not shutil.which("bash"):
+        die("bash not found (needed for bench/run_runtime_bench.sh)")
+    ensure_venv(args)
+
+    if args.quick:
+        args.compile = dict(h=512, a=8, s=1024, t=8, layers=[1, 2, 4])
+        args.layer = dict(h=768, a=12, seqs=[128, 256], iters=3)
+        args.repeat = args.repeat or 1
+        out = args.out or tempfile.mkdtemp(prefix="seqpar-bench-quick.")
+    else:
+        args.compile = dict(h=8192, a=64, s=16384, t=8, layers=[1, 10, 80])
+        args.layer = dict(h=768, a=12, seqs=[1024, 4096], iters=5)
+        args.repeat = args.repeat or 3
+        out = args.out or os.path.join(ROOT, "docs")
+    args.torch_version = None
+
+    meta = {"date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            "command": " ".join(["python3", "bench/run_all.py"] + sys.argv[1:]),
+            "cpus": os.cpu_count(), "load_before": loadavg(),
+            "commit": run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).stdout.strip(),
+            "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                         if l.startswith("model name")), "?"),
+            "mem_gib": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30,
+            "binaries": time.strftime("%Y-%m-%d %H:%M", time.localtime(
+                os.path.getmtime(args.seqpar_opt))),
+            "quick": args.quick, "repeat": args.repeat,
+            "compile": args.compile, "layer": args.layer}
+    results = {"meta": meta}
+    with tempfile.TemporaryDirectory() as work:
+        log("1. compile time")
+        results["compile"] = compile_bench(args, work)
+        log("2. one layer on 2 ranks")
+        layer = []
+        for s in args.layer["seqs"]:
+            layer += seqpar_layer(args, work, s)
+            if args.skip_torch:
+                layer += [{"impl": "torch", "variant": n, "s": s, "na": "--skip-torch"}
+                          for n, _ in TORCH_VARIANTS]
+            else:
+                layer += torch_layer(args, s)
+        results["layer"] = layer
+        log("3. runtime vs MPI")
+        results["runtime"], meta["runtime_header"] = runtime_bench(args)
+    meta["load_after"] = loadavg()
+    meta["torch"] = args.torch_version
+
+    sys.path.insert(0, BENCH)
+    import bench_report  # numpy/matplotlib: only under the venv
+    print(bench_report.text_tables(results))
+    bench_report.write(results, out)
+    print(f"\nwrote {os.path.join(out, 'benchmarks.md')} and {os.path.join(out, 'bench')}/*.png")
+
+
+if __name__ == "__main__":
+    main()
