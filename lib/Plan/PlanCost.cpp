@@ -22,7 +22,7 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // for matmuls and flash attention; elementwise ops are bound by HBM (3.35
   // / 4.8 TB/s, about 2 bytes moved per FLOP). NVLink 4: 450 GB/s one way
   // per GPU, 80% reached by NCCL; InfiniBand NDR: 400 Gb/s per GPU.
-  Hardware h100{"h100", 600e12, 1.6e12, 80e9, 8, 3e-6, 360e9, 10e-6, 40e9};
+  Hardware h100{"h100", 600e12, 1.6e12, 80e9, 8, 3e-6, 360e9, 10e-6, 40e9, 0};
   if (name == "h100")
     return h100;
   if (name == "h200") {
@@ -35,7 +35,8 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // This machine: one core per MPI rank with single-threaded OpenBLAS, two
   // ranks exchanging through shared memory (bench/run_runtime_bench.sh).
   if (name == "cpu")
-    return Hardware{"cpu", 40e9, 1e9, 8.0 * (1 << 30), 2, 5e-6, 4e9, 5e-6, 4e9};
+    return Hardware{"cpu", 40e9, 1e9, 8.0 * (1 << 30), 2, 5e-6, 4e9,
+                    5e-6,  4e9,  1024};
   return std::nullopt;
 }
 
@@ -184,6 +185,13 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
     workspace += tokens * (2 * heads + 2 * kvHeads) * d * e;
   if (ring > 1) // a K/V chunk in flight, f32 output and LSE accumulators
     workspace += 2 * kvChunk + tokens * heads * (d + 1) * 4;
+  if (hw.attentionTile > 0) {
+    // Scores of this rank's queries (Ulysses: a/c heads of all s, the same
+    // count) against one tile of the keys a step sees.
+    double keys = ring > 1 ? sl * u : sPadded;
+    workspace +=
+        2 * tokens * heads * std::min<double>(hw.attentionTile, keys) * 4;
+  }
   cost.transientBytes = tokens * e * liveWidth + workspace;
 
   // Compute (training: the backward computes twice the forward).

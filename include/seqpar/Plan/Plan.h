@@ -89,6 +89,10 @@ struct Hardware {
   int64_t nodeSize = 1;   // devices sharing the fast link
   double intraAlpha = 0, intraBeta = 0; // s, bytes/s per device, one way
   double interAlpha = 0, interBeta = 0;
+  /// Keys per attention tile whose f32 scores live in device memory: 0 for
+  /// a flash kernel (scores stay on chip), seqpar-lower-to-llvm's
+  /// attention-kv-tile on CPUs (two [b, a, s_q, tile] tensors live).
+  int64_t attentionTile = 0;
 };
 /// "h100", "h200" (NVLink 4 in nodes of 8, 400 Gb/s InfiniBand across) or
 /// "cpu" (this 2-core machine, MPI over shared memory); nullopt otherwise.

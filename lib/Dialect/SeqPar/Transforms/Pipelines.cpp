@@ -62,12 +62,14 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // Hybrid without a Ulysses size reaches the CP pass, which says so.
   plan.cpUlysses = hybrid ? opts.cpUlysses : 1;
   pm.addPass(createPlanTensorParallel(plan));
+  // After TP planning, attention is raised on the per-rank (a/t heads)
+  // program: it then runs tiled over keys (never holding s x s scores), and
+  // the CP axis can shard it.
+  pm.addNestedPass<func::FuncOp>(createRaiseAttention());
+  pm.addPass(createCanonicalizerPass());
   bool contextParallel = opts.cp > 1;
   if (contextParallel) {
-    // After TP planning: attention is raised on the per-rank (a/t heads)
-    // program, and the CP axis shards every sequence-carrying value.
-    pm.addNestedPass<func::FuncOp>(createRaiseAttention());
-    pm.addPass(createCanonicalizerPass());
+    // The CP axis shards every sequence-carrying value.
     ContextParallelOptions cp;
     cp.gridName = "grid";
     cp.gridAxis = 1;
