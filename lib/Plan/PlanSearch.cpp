@@ -12,7 +12,7 @@
 #include "seqpar/Plan/Plan.h"
 
 #include <algorithm>
-#include <numeric>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -115,7 +115,6 @@ PlanResult mlir::seqpar::searchPlans(const ModelShape &shape,
                       evaluatePlan(shape, configs[index], request)};
       ++result.evaluated;
       if (plan.cost.memoryBytes() > request.memoryBudgetBytes) {
-        ++result.overBudget;
         if (!result.smallest ||
             plan.cost.memoryBytes() < result.smallest->cost.memoryBytes())
           result.smallest = plan;

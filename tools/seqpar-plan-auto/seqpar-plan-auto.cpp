@@ -72,8 +72,7 @@ static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::init(false));
 
 static constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
-static void printTable(const PlanResult &result, const ModelShape &shape,
-                       llvm::raw_ostream &os) {
+static void printTable(const PlanResult &result, llvm::raw_ostream &os) {
   os << llvm::formatv("{0,-2} {1,-34} {2,10} {3,10} {4,10} {5,10} {6,9} "
                       "{7,9} {8,9} {9,9} {10,9} {11,9}\n",
                       "#", "layout", "time_s", "compute_s", "tp_comm_s",
@@ -91,7 +90,6 @@ static void printTable(const PlanResult &result, const ModelShape &shape,
         c.weightBytes / GiB, c.cacheBytes / GiB, c.savedBytes / GiB,
         c.transientBytes / GiB, c.bytesSent / GiB);
   }
-  (void)shape;
 }
 
 int main(int argc, char **argv) {
@@ -211,7 +209,7 @@ int main(int argc, char **argv) {
         c.savedBytes / GiB, c.transientBytes / GiB);
     return 1;
   }
-  printTable(result, shape, os);
+  printTable(result, os);
   const RankedPlan &best = result.ranked.front();
   os << llvm::formatv("chosen: {0}: {1:e3} s, {2:f2} GiB per device\n",
                       best.config.str(), best.cost.seconds(),

@@ -173,8 +173,8 @@ bool betterPlan(const RankedPlan &a, size_t aIndex, const RankedPlan &b,
 struct PlanResult {
   /// The best `keep` layouts that fit, best first.
   std::vector<RankedPlan> ranked;
-  /// Layouts that do not fit the budget, and the smallest of them.
-  int64_t overBudget = 0;
+  /// The smallest evaluated layout that does not fit the budget (all are
+  /// evaluated when none fits).
   std::optional<RankedPlan> smallest;
   /// Layouts evaluated (the search prunes (t, c) families whose lower
   /// bound already loses to the keep-th best).
