@@ -56,29 +56,29 @@ func.func @rank3(%q: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
 
 // CHECK-LABEL: func.func @ring_step
 // CHECK: seqpar.attention_block %{{.*}}, %{{.*}}, %{{.*}} positions(%{{.*}}, %{{.*}}) {causal, scale = 1.250000e-01 : f32}
-// CHECK: seqpar.attention_merge(%{{.*}}, %{{.*}}), (%{{.*}}, %{{.*}}) : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+// CHECK: seqpar.attention_merge(%{{.*}}, %{{.*}}, %{{.*}}), (%{{.*}}, %{{.*}}, %{{.*}}) : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
 func.func @ring_step(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %qp: tensor<8xindex>, %kp: tensor<8xindex>,
-                     %o: tensor<1x4x8x16xf32>, %l: tensor<1x4x8xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8xf32>) {
-  %ob, %lb = seqpar.attention_block %q, %k, %k positions(%qp, %kp) {causal, scale = 0.125 : f32}
+                     %o: tensor<1x4x8x16xf32>, %m: tensor<1x4x8xf32>, %l: tensor<1x4x8xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>) {
+  %ob, %mb, %lb = seqpar.attention_block %q, %k, %k positions(%qp, %kp) {causal, scale = 0.125 : f32}
       : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
-  %om, %lm = seqpar.attention_merge (%o, %l), (%ob, %lb) : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
-  return %om, %lm : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+  %om, %mm, %lm = seqpar.attention_merge (%o, %m, %l), (%ob, %mb, %lb) : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+  return %om, %mm, %lm : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>
 }
 
 // -----
 
 func.func @block_bad_positions(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x6x16xf32>, %qp: tensor<8xindex>, %kp: tensor<8xindex>) -> tensor<1x4x8x16xf32> {
   // expected-error @+1 {{kv_positions must be tensor<6xindex>, got 'tensor<8xindex>'}}
-  %ob, %lb = seqpar.attention_block %q, %k, %k positions(%qp, %kp) {scale = 0.125 : f32}
+  %ob, %mb, %lb = seqpar.attention_block %q, %k, %k positions(%qp, %kp) {scale = 0.125 : f32}
       : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32>, tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
   return %ob : tensor<1x4x8x16xf32>
 }
 
 // -----
 
-func.func @merge_bad_lse(%o: tensor<1x4x8x16xf32>, %l: tensor<1x4x16xf32>) -> tensor<1x4x8x16xf32> {
-  // expected-error @+1 {{lse must be f32 [b, a, s] of out, got 'tensor<1x4x16xf32>'}}
-  %om, %lm = seqpar.attention_merge (%o, %l), (%o, %l) : tensor<1x4x8x16xf32>, tensor<1x4x16xf32>
+func.func @merge_bad_stats(%o: tensor<1x4x8x16xf32>, %l: tensor<1x4x16xf32>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{row maxima and sums must be f32 [b, a, s] of out, got 'tensor<1x4x16xf32>'}}
+  %om, %mm, %lm = seqpar.attention_merge (%o, %l, %l), (%o, %l, %l) : tensor<1x4x8x16xf32>, tensor<1x4x16xf32>
   return %om : tensor<1x4x8x16xf32>
 }
 
@@ -105,7 +105,7 @@ func.func @head_dim_differs(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x4xf32>) ->
 // A block's partial output is f32 whatever its inputs (the merge is f32).
 func.func @block_f16_out(%q: tensor<1x2x4x8xf16>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf16> {
   // expected-error @+1 {{result 'tensor<1x2x4x8xf16>' must be 'tensor<1x2x4x8xf32>'}}
-  %o, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
+  %o, %m, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
       : tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16>, tensor<1x2x4x8xf16>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf16>, tensor<1x2x4xf32>
   return %o : tensor<1x2x4x8xf16>
 }
@@ -114,16 +114,16 @@ func.func @block_f16_out(%q: tensor<1x2x4x8xf16>, %p: tensor<4xindex>) -> tensor
 
 func.func @block_f64(%q: tensor<1x2x4x8xf64>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf32> {
   // expected-error @+1 {{takes f32, f16 or bf16 query, key and value, got 'tensor<1x2x4x8xf64>'}}
-  %o, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
+  %o, %m, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
       : tensor<1x2x4x8xf64>, tensor<1x2x4x8xf64>, tensor<1x2x4x8xf64>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
   return %o : tensor<1x2x4x8xf32>
 }
 
 // -----
 
-func.func @block_bad_lse(%q: tensor<1x2x4x8xf32>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf32> {
-  // expected-error @+1 {{lse must be f32 [b, a, s] of the query, got 'tensor<1x2x4x8xf32>'}}
-  %o, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
+func.func @block_bad_stats(%q: tensor<1x2x4x8xf32>, %p: tensor<4xindex>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{row_max and row_sum must be f32 [b, a, s] of the query, got 'tensor<1x2x4x8xf32>'}}
+  %o, %m, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {scale = 1.0 : f32}
       : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
   return %o : tensor<1x2x4x8xf32>
 }

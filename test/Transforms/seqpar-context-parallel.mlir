@@ -17,11 +17,11 @@
 // RING: %[[QPOS:.*]] = linalg.generic
 // RING: seqpar.shift_start %arg1 on @grid grid_axes = [0] offset = 1 : tensor<1x2x4x4xf32>
 // RING: seqpar.shift_start %arg2 on @grid grid_axes = [0] offset = 1 : tensor<1x2x4x4xf32>
-// RING: %[[OUT:.*]], %[[LSE:.*]] = seqpar.attention_block %arg0, %arg1, %arg2 positions(%[[QPOS]], %[[QPOS]]) {causal
+// RING: %[[OUT:.*]], %[[MAX:.*]], %[[SUM:.*]] = seqpar.attention_block %arg0, %arg1, %arg2 positions(%[[QPOS]], %[[QPOS]]) {causal
 // RING: %[[K1:.*]] = seqpar.wait
 // RING: %[[V1:.*]] = seqpar.wait
 // RING: %[[EARLIER:.*]] = arith.cmpi uge, %[[RANK]], %c1
-// RING: %[[STEP:.*]]:2 = scf.if %[[EARLIER]]
+// RING: %[[STEP:.*]]:3 = scf.if %[[EARLIER]]
 // RING: tensor.extract_slice %[[K1]][0, 0, 0, 0] [1, 2, 2, 4]
 // RING: seqpar.attention_block %arg0, {{.*}} : tensor<1x4x4x4xf32>, tensor<1x2x2x4xf32>, tensor<1x2x2x4xf32>, tensor<4xindex>, tensor<2xindex>
 // RING: } else {
@@ -29,11 +29,18 @@
 // RING: seqpar.attention_block {{.*}}, %[[K1]], %[[V1]] {{.*}} : tensor<1x4x2x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<2xindex>, tensor<4xindex>
 // RING: tensor.insert_slice {{.*}}[0, 0, 2, 0] [1, 4, 2, 4]
 // RING: tensor.insert_slice {{.*}}[0, 0, 2] [1, 4, 2]
-// RING: seqpar.attention_merge(%[[OUT]], %[[LSE]]), (%[[STEP]]#0, %[[STEP]]#1)
+// RING: tensor.insert_slice {{.*}}[0, 0, 2] [1, 4, 2]
+// RING: %[[MO:.*]], %[[MM:.*]], %[[MS:.*]] = seqpar.attention_merge(%[[OUT]], %[[MAX]], %[[SUM]]), (%[[STEP]]#0, %[[STEP]]#1, %[[STEP]]#2)
+// The result is NaN on rows whose every key is masked (row sum 0), as the
+// single-device softmax's 0/0.
+// RING: linalg.generic {{.*}} ins(%[[MO]], %[[MS]] : tensor<1x4x4x4xf32>, tensor<1x4x4xf32>)
+// RING: arith.cmpf oeq
+// RING: arith.select
 // RING-NOT: seqpar.shift_start
 
 // Contiguous: a later rank's block is fully masked and not computed (the
-// branch yields out = 0, lse = -inf, which the merge ignores).
+// branch yields out = 0, row max = -inf, row sum = 0, which the merge
+// ignores).
 // CONTIG-LABEL: func.func @gqa
 // CONTIG-SAME: #seqpar.sharding<@grid, {{\[\[}}], [], [0]]>
 // CONTIG-DAG: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
@@ -56,8 +63,9 @@
 // ULYSSES-LABEL: func.func @gqa
 // ULYSSES: shard.all_to_all %arg0 on @grid grid_axes = [0] split_axis = 1 concat_axis = 2 : tensor<1x4x4x4xf32> -> tensor<1x2x8x4xf32>
 // ULYSSES: shard.all_to_all %arg1 on @grid grid_axes = [0] split_axis = 1 concat_axis = 2 : tensor<1x2x4x4xf32> -> tensor<1x1x8x4xf32>
-// ULYSSES: %[[O:.*]], %{{.*}} = seqpar.attention_block {{.*}} : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<8xindex>, tensor<8xindex>
-// ULYSSES: shard.all_to_all %[[O]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
+// ULYSSES: %[[O:[^,]*]], %{{.*}}, %[[S:[^ ]*]] = seqpar.attention_block {{.*}} : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<8xindex>, tensor<8xindex>
+// ULYSSES: %[[R:.*]] = linalg.generic {{.*}} ins(%[[O]], %[[S]] :
+// ULYSSES: shard.all_to_all %[[R]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
 shard.grid @grid(shape = 2)
 func.func @gqa(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x2x8x4xf32> {seqpar.seq_dim = 2 : i64}, %v: tensor<1x2x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
   %o = seqpar.attention %q, %k, %v {causal, scale = 0.5 : f32}

@@ -3,35 +3,42 @@
 
 // A block with 16 keys becomes a loop over 4 tiles of 4 keys: each a block
 // of all queries against the tile's K/V and positions, merged into the
-// running (out, lse) from (0, -inf).
+// running (out, row max, row sum) from (0, -inf, 0).
 // CHECK-LABEL: func.func @block
-// CHECK-DAG: %[[ZERO:.*]] = linalg.fill ins(%cst{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8x8xf32>)
-// CHECK-DAG: %[[NEGINF:.*]] = linalg.fill ins(%cst{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8xf32>)
-// CHECK: %[[LOOP:.*]]:2 = scf.for %[[AT:.*]] = %c0 to %c16 step %c4 iter_args(%[[OUT:.*]] = %[[ZERO]], %[[LSE:.*]] = %[[NEGINF]])
+// CHECK: arith.constant 0.000000e+00 : f32
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8x8xf32>)
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: %[[NEGINF:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8xf32>)
+// CHECK: arith.constant 0.000000e+00 : f32
+// CHECK: %[[NOSUM:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8xf32>)
+// CHECK: %[[LOOP:.*]]:3 = scf.for %[[AT:.*]] = %c0 to %c16 step %c4 iter_args(%[[OUT:.*]] = %[[ZERO]], %[[MAX:.*]] = %[[NEGINF]], %[[SUM:.*]] = %[[NOSUM]])
 // CHECK: %[[K:.*]] = tensor.extract_slice %arg1[0, 0, %[[AT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
 // CHECK: %[[V:.*]] = tensor.extract_slice %arg2[0, 0, %[[AT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
 // CHECK: %[[P:.*]] = tensor.extract_slice %arg4[%[[AT]]] [4] [1]
-// CHECK: %[[BO:.*]], %[[BL:.*]] = seqpar.attention_block %arg0, %[[K]], %[[V]] positions(%arg3, %[[P]]) {causal, scale = 5.000000e-01 : f32}
-// CHECK: %[[MO:.*]], %[[ML:.*]] = seqpar.attention_merge(%[[OUT]], %[[LSE]]), (%[[BO]], %[[BL]])
-// CHECK: scf.yield %[[MO]], %[[ML]]
+// CHECK: %[[BO:.*]], %[[BM:.*]], %[[BS:.*]] = seqpar.attention_block %arg0, %[[K]], %[[V]] positions(%arg3, %[[P]]) {causal, scale = 5.000000e-01 : f32}
+// CHECK: %[[MO:.*]], %[[MM:.*]], %[[MS:.*]] = seqpar.attention_merge(%[[OUT]], %[[MAX]], %[[SUM]]), (%[[BO]], %[[BM]], %[[BS]])
+// CHECK: scf.yield %[[MO]], %[[MM]], %[[MS]]
 // CHECK: return %[[LOOP]]#0
 // OFF-LABEL: func.func @block
 // OFF-NOT: scf.for
 func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1x2x16x8xf32>, %qp: tensor<8xindex>, %kp: tensor<16xindex>) -> tensor<1x4x8x8xf32> {
-  %o, %l = seqpar.attention_block %q, %k, %v positions(%qp, %kp) {causal, scale = 0.5 : f32}
+  %o, %m, %l = seqpar.attention_block %q, %k, %v positions(%qp, %kp) {causal, scale = 0.5 : f32}
       : tensor<1x4x8x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>, tensor<8xindex>, tensor<16xindex> -> tensor<1x4x8x8xf32>, tensor<1x4x8xf32>
   return %o : tensor<1x4x8x8xf32>
 }
 
 // -----
 
-// bf16 attention: one block over positions 0.. (f32 out), tiled, rounded
-// to bf16; a masked one slices the mask's key columns with each tile. One
-// whose keys the tile does not divide stays.
+// bf16 attention: one block over positions 0.. (f32 out), tiled, finished
+// in bf16 (NaN where the row sum is 0, then rounded); a masked one slices
+// the mask's key columns with each tile. One whose keys the tile does not
+// divide stays.
 // CHECK-LABEL: func.func @attention
-// CHECK: scf.for
+// CHECK: %[[TILED:.*]]:3 = scf.for
 // CHECK: seqpar.attention_block {{.*}} : tensor<1x2x8x8xbf16>, tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<8xindex>, tensor<4xindex> -> tensor<1x2x8x8xf32>, tensor<1x2x8xf32>
-// CHECK: arith.truncf {{.*}} : tensor<1x2x8x8xf32> to tensor<1x2x8x8xbf16>
+// CHECK: linalg.generic {{.*}} ins(%[[TILED]]#0, %[[TILED]]#2 : tensor<1x2x8x8xf32>, tensor<1x2x8xf32>) outs(%{{.*}} : tensor<1x2x8x8xbf16>)
+// CHECK: arith.select
+// CHECK: arith.truncf {{.*}} : f32 to bf16
 // CHECK: scf.for %[[AT:[a-z0-9_]+]] =
 // CHECK: %[[M:.*]] = tensor.extract_slice %arg1[0, 0, 0, %[[AT]]] [1, 1, 8, 4] [1, 1, 1, 1]
 // CHECK: seqpar.attention_block {{.*}} mask(%[[M]] : tensor<1x1x8x4xbf16>)

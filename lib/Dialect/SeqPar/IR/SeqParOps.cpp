@@ -114,8 +114,8 @@ LogicalResult AttentionOp::verify() {
 }
 
 /// f32 [b, a, s] for a query [b, a, s, d].
-static bool isLseTypeOf(Type lse, RankedTensorType out) {
-  auto t = dyn_cast<RankedTensorType>(lse);
+static bool isRowStatsTypeOf(Type stats, RankedTensorType out) {
+  auto t = dyn_cast<RankedTensorType>(stats);
   return t && t.getElementType().isF32() && t.getRank() == 3 &&
          t.getShape() == out.getShape().drop_back();
 }
@@ -142,9 +142,10 @@ LogicalResult AttentionBlockOp::verify() {
   if (failed(checkPositions(getQPositions(), q.getDimSize(2), "q_positions")) ||
       failed(checkPositions(getKvPositions(), k.getDimSize(2), "kv_positions")))
     return failure();
-  if (!isLseTypeOf(getLse().getType(), q))
-    return emitOpError() << "lse must be f32 [b, a, s] of the query, got "
-                         << getLse().getType();
+  if (!isRowStatsTypeOf(getRowMax().getType(), q))
+    return emitOpError()
+           << "row_max and row_sum must be f32 [b, a, s] of the query, got "
+           << getRowMax().getType();
   if (Value mask = getMask())
     return verifyMask(
         *this, mask, q,
@@ -157,9 +158,10 @@ LogicalResult AttentionMergeOp::verify() {
   if (!out || out.getRank() != 4 || !out.getElementType().isF32())
     return emitOpError() << "out must be f32 [b, a, s, d], got "
                          << getOutA().getType();
-  if (!isLseTypeOf(getLseA().getType(), out))
-    return emitOpError() << "lse must be f32 [b, a, s] of out, got "
-                         << getLseA().getType();
+  if (!isRowStatsTypeOf(getMaxA().getType(), out))
+    return emitOpError() << "row maxima and sums must be f32 [b, a, s] of "
+                            "out, got "
+                         << getMaxA().getType();
   return success();
 }
 

@@ -194,7 +194,8 @@ Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
       .getResult(0);
 }
 
-/// One ring step: out and lse of the query block against one K/V block.
+/// One ring step: out and the two-part LSE of the query block against one
+/// K/V block.
 struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -272,14 +273,7 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
                          [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
                            return arith::AddFOp::create(nb, nl, x[0], x[1]);
                          });
-    // lse = center + log(sum) (-inf for an empty row); p = exp / sum (0).
-    Value lse = generic(
-        rewriter, loc, {center, sums}, {id3, id3, id3},
-        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s}, f32),
-        3, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-          Value log = math::LogOp::create(nb, nl, x[1]);
-          return arith::AddFOp::create(nb, nl, x[0], log);
-        });
+    // p = exp / sum (0 for an empty row).
     Value probs = generic(
         rewriter, loc, {exps, sums}, {id4, row4, id4},
         tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
@@ -293,12 +287,12 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
         });
     Value out =
         headContraction(rewriter, loc, probs, op.getValue(), /*keys=*/false);
-    rewriter.replaceOp(op, {out, lse});
+    rewriter.replaceOp(op, {out, rowMax, sums});
     return success();
   }
 };
 
-/// SPEC 3.3's LSE merge of two block results.
+/// SPEC 3.3's LSE merge of two block results, each LSE in two parts.
 struct DecomposeAttentionMergePattern : OpRewritePattern<AttentionMergeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -307,7 +301,7 @@ struct DecomposeAttentionMergePattern : OpRewritePattern<AttentionMergeOp> {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
     auto outType = cast<RankedTensorType>(op.getOutA().getType());
-    auto lseType = cast<RankedTensorType>(op.getLseA().getType());
+    auto rowType = cast<RankedTensorType>(op.getMaxA().getType());
     const double inf = std::numeric_limits<double>::infinity();
     AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, ctx);
     AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
@@ -316,43 +310,54 @@ struct DecomposeAttentionMergePattern : OpRewritePattern<AttentionMergeOp> {
                        {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
                         getAffineDimExpr(2, ctx)},
                        ctx);
-    Value lse = generic(
-        rewriter, loc, {op.getLseA(), op.getLseB()}, {id3, id3, id3},
-        tensor::EmptyOp::create(rewriter, loc, lseType.getShape(),
-                                lseType.getElementType()),
-        3, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-          Value m = arith::MaximumFOp::create(nb, nl, x[0], x[1]);
-          Value n = arith::MinimumFOp::create(nb, nl, x[0], x[1]);
-          Value gap = arith::SubFOp::create(nb, nl, n, m);
-          Value merged = arith::AddFOp::create(
-              nb, nl, m,
-              math::Log1pOp::create(nb, nl, math::ExpOp::create(nb, nl, gap)));
-          Value none = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
-                                             m, f32Constant(nb, nl, -inf));
-          return arith::SelectOp::create(nb, nl, none, m, merged);
+    // Per row: the merged max and sum, and each block's share of the sum.
+    auto rowInit = [&]() -> Value {
+      return tensor::EmptyOp::create(rewriter, loc, rowType.getShape(),
+                                     rowType.getElementType());
+    };
+    auto rows = linalg::GenericOp::create(
+        rewriter, loc, TypeRange(SmallVector<Type>(4, rowType)),
+        ValueRange{op.getMaxA(), op.getSumA(), op.getMaxB(), op.getSumB()},
+        ValueRange{rowInit(), rowInit(), rowInit(), rowInit()},
+        SmallVector<AffineMap>(8, id3),
+        SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location nl, ValueRange x) {
+          Value zero = f32Constant(nb, nl, 0.0);
+          Value rowMax = arith::MaximumFOp::create(nb, nl, x[0], x[2]);
+          // A block whose max is -inf weighs 0 (never exp(-inf + inf)).
+          auto weight = [&](Value max, Value sum) -> Value {
+            Value w = arith::MulFOp::create(
+                nb, nl, sum,
+                math::ExpOp::create(
+                    nb, nl, arith::SubFOp::create(nb, nl, max, rowMax)));
+            Value none =
+                arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, max,
+                                      f32Constant(nb, nl, -inf));
+            return arith::SelectOp::create(nb, nl, none, zero, w);
+          };
+          Value wa = weight(x[0], x[1]), wb = weight(x[2], x[3]);
+          Value rowSum = arith::AddFOp::create(nb, nl, wa, wb);
+          Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                              rowSum, zero);
+          auto share = [&](Value w) -> Value {
+            return arith::SelectOp::create(
+                nb, nl, empty, zero, arith::DivFOp::create(nb, nl, w, rowSum));
+          };
+          linalg::YieldOp::create(
+              nb, nl, ValueRange{rowMax, rowSum, share(wa), share(wb)});
         });
     Value out = generic(
         rewriter, loc,
-        {op.getOutA(), op.getLseA(), op.getOutB(), op.getLseB(), lse},
-        {id4, row4, id4, row4, row4, id4},
+        {op.getOutA(), rows.getResult(2), op.getOutB(), rows.getResult(3)},
+        {id4, row4, id4, row4, id4},
         tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
                                 outType.getElementType()),
         4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-          // A block whose lse is -inf weighs 0 (never exp(-inf + inf)).
-          auto weight = [&](Value blockLse) -> Value {
-            Value w = math::ExpOp::create(
-                nb, nl, arith::SubFOp::create(nb, nl, blockLse, x[4]));
-            Value none =
-                arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
-                                      blockLse, f32Constant(nb, nl, -inf));
-            return arith::SelectOp::create(nb, nl, none,
-                                           f32Constant(nb, nl, 0.0), w);
-          };
-          Value ya = arith::MulFOp::create(nb, nl, x[0], weight(x[1]));
-          Value yb = arith::MulFOp::create(nb, nl, x[2], weight(x[3]));
+          Value ya = arith::MulFOp::create(nb, nl, x[0], x[1]);
+          Value yb = arith::MulFOp::create(nb, nl, x[2], x[3]);
           return arith::AddFOp::create(nb, nl, ya, yb);
         });
-    rewriter.replaceOp(op, {out, lse});
+    rewriter.replaceOp(op, {out, rows.getResult(0), rows.getResult(1)});
     return success();
   }
 };

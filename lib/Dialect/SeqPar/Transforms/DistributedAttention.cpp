@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionPartial.h"
 #include "ContextParallel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -106,24 +107,18 @@ public:
                         std::optional<unsigned> ulyssesAxis);
 
 private:
-  struct Partial {
-    Value out, lse;
-  };
+  using Partial = AttentionPartial;
   /// attention_block of `q` against `k`/`v` with the given positions.
   Partial block(OpBuilder &ob, Value q, Value k, Value v, Value qPos,
                 Value kvPos);
-  Partial merge(OpBuilder &ob, Partial a, Partial c);
-  /// A partial of `like`'s types that the merge ignores: out = 0,
-  /// lse = -inf.
-  Partial emptyPartial(OpBuilder &ob, Partial like);
   /// The block's own mask [b|1, a|1, sq|1, skv|1], read from the whole
   /// (replicated) mask at the block's query and key positions, and for
   /// `heads` heads from `maskHeadOffset` on (Ulysses).
   Value maskFor(OpBuilder &ob, Value qPos, Value kvPos, int64_t heads);
   Value maskHeadOffset;
-  /// The f32 attention output `out` rounded to the query's element type
-  /// (f16/bf16 attention accumulates and merges in f32).
-  Value inQueryType(Value out);
+  /// The attention output from the partial over all keys, in the query's
+  /// element type (f16/bf16 attention accumulates and merges in f32).
+  Value result(Partial partial);
   /// Positions of the c * s/c tokens of all ranks, in rank order.
   Value positionsInRankOrder();
   /// [b, heads, s/c, d] -> [b, heads/u, u*s/c, d] over the Ulysses axis:
@@ -175,24 +170,17 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
                                                   Value k, Value v, Value qPos,
                                                   Value kvPos) {
   auto qType = cast<RankedTensorType>(q.getType());
-  auto lseType =
+  auto rowType =
       RankedTensorType::get(qType.getShape().drop_back(), ob.getF32Type());
   // Padding keys (positions >= s) are masked unless causality does it.
   bool maskPadding = shards.isPadded() && !op.getCausal();
   Value mask = op.getMask() || maskPadding
                    ? maskFor(ob, qPos, kvPos, qType.getDimSize(1))
                    : Value();
-  auto result = AttentionBlockOp::create(
-      ob, loc, qType.clone(ob.getF32Type()), lseType, q, k, v, qPos, kvPos,
-      mask, op.getScaleAttr(), op.getCausal() ? ob.getUnitAttr() : UnitAttr());
-  return {result.getOut(), result.getLse()};
-}
-
-AttentionBuilder::Partial AttentionBuilder::merge(OpBuilder &ob, Partial a,
-                                                  Partial c) {
-  auto merged = AttentionMergeOp::create(
-      ob, loc, a.out.getType(), a.lse.getType(), a.out, a.lse, c.out, c.lse);
-  return {merged.getOut(), merged.getLse()};
+  return Partial::of(AttentionBlockOp::create(
+      ob, loc, qType.clone(ob.getF32Type()), rowType, rowType, q, k, v, qPos,
+      kvPos, mask, op.getScaleAttr(),
+      op.getCausal() ? ob.getUnitAttr() : UnitAttr()));
 }
 
 Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
@@ -237,8 +225,12 @@ Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
                                      .getResult()
                                : position;
                };
-               Value kvPosition;
-               if (shape[3] != 1)
+               // Positions are read whenever the mask (or padding) depends
+               // on them, also for a block of one query or key.
+               Value qPosition, kvPosition;
+               if (maskShape[2] != 1)
+                 qPosition = tensor::ExtractOp::create(nb, nl, qPos, at(2));
+               if (maskShape[3] != 1 || padded)
                  kvPosition = tensor::ExtractOp::create(nb, nl, kvPos, at(3));
                Value value;
                if (mask) {
@@ -252,11 +244,20 @@ Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
                                         .getResult()
                                   : at(1);
                  if (maskShape[2] != 1)
-                   index[2] =
-                       clamped(tensor::ExtractOp::create(nb, nl, qPos, at(2)));
+                   index[2] = clamped(qPosition);
                  if (maskShape[3] != 1)
                    index[3] = clamped(kvPosition);
                  value = tensor::ExtractOp::create(nb, nl, mask, index);
+                 // A padding query sees every real key, so that a mask row
+                 // masked entirely by -inf does not make padding tokens NaN
+                 // (their K/V meet real queries' scores in the next layer).
+                 if (padded && qPosition)
+                   value = arith::SelectOp::create(
+                       nb, nl,
+                       arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ult,
+                                             qPosition, constant(seqLen)),
+                       value,
+                       arith::ConstantOp::create(nb, nl, nb.getZeroAttr(elem)));
                } else {
                  value =
                      arith::ConstantOp::create(nb, nl, nb.getZeroAttr(elem));
@@ -276,13 +277,10 @@ Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
       .getResult(0);
 }
 
-Value AttentionBuilder::inQueryType(Value out) {
-  Type elem = cast<RankedTensorType>(op.getQuery().getType()).getElementType();
-  auto type = cast<RankedTensorType>(out.getType());
-  return type.getElementType() == elem
-             ? out
-             : arith::TruncFOp::create(b, loc, type.clone(elem), out)
-                   .getResult();
+Value AttentionBuilder::result(Partial partial) {
+  return buildAttentionResult(
+      b, loc, partial,
+      cast<RankedTensorType>(op.getQuery().getType()).getElementType());
 }
 
 Value AttentionBuilder::positionsInRankOrder() {
@@ -293,21 +291,6 @@ Value AttentionBuilder::positionsInRankOrder() {
         Value local = arith::RemUIOp::create(nb, nloc, i, len);
         return shards.globalToken(nb, nloc, rank, local);
       });
-}
-
-AttentionBuilder::Partial AttentionBuilder::emptyPartial(OpBuilder &ob,
-                                                         Partial like) {
-  auto fill = [&](Value shapeOf, Attribute value) {
-    auto type = cast<RankedTensorType>(shapeOf.getType());
-    Value init = tensor::EmptyOp::create(ob, loc, type.getShape(),
-                                         type.getElementType());
-    Value scalar = arith::ConstantOp::create(ob, loc, cast<TypedAttr>(value));
-    return linalg::FillOp::create(ob, loc, scalar, init).getResult(0);
-  };
-  Type f32 = ob.getF32Type();
-  return {fill(like.out, ob.getZeroAttr(f32)),
-          fill(like.lse,
-               ob.getFloatAttr(f32, -std::numeric_limits<float>::infinity()))};
 }
 
 Value AttentionBuilder::groupPosition(OpBuilder &ob, Location l, Value source,
@@ -348,15 +331,16 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
       index(ringRanks));
   Value kvPos = groupPositions(source);
   if (!op.getCausal())
-    return merge(b, acc, block(b, q, k, v, qPos, kvPos));
+    return buildAttentionMerge(b, loc, acc, block(b, q, k, v, qPos, kvPos));
   // The branch yields the step's partial for all local queries (rows it does
-  // not compute: out = 0, lse = -inf, which the merge ignores), so the merge
+  // not compute: the empty partial, which the merge ignores), so the merge
   // stays outside and the result keeps the queries' tokens.
   Value earlier = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                         index(step), ringRank);
   auto yield = [&](OpBuilder &ob, Partial p) {
-    scf::YieldOp::create(ob, loc, ValueRange{p.out, p.lse});
+    scf::YieldOp::create(ob, loc, p.values());
   };
+  auto outType = cast<RankedTensorType>(acc.out.getType());
   scf::IfOp branch;
   if (!shards.isZigzag()) {
     // Contiguous: an earlier block is dense, a later one fully masked (not
@@ -366,7 +350,9 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
         [&](OpBuilder &ob, Location) {
           yield(ob, block(ob, q, k, v, qPos, kvPos));
         },
-        [&](OpBuilder &ob, Location) { yield(ob, emptyPartial(ob, acc)); });
+        [&](OpBuilder &ob, Location) {
+          yield(ob, buildEmptyAttentionPartial(ob, loc, outType));
+        });
   } else {
     // Zigzag: from an earlier rank only the block's first half is visible
     // (to all local queries); from a later rank all of the block is visible
@@ -386,7 +372,7 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
           Value q1 = shards.sliceAlong(ob, loc, q, 2, at, half);
           Value qPos1 = shards.sliceAlong(ob, loc, qPos, 0, at, half);
           Partial second = block(ob, q1, k, v, qPos1, kvPos);
-          Partial whole = emptyPartial(ob, acc);
+          Partial whole = buildEmptyAttentionPartial(ob, loc, outType);
           auto insert = [&](Value part, Value into) {
             auto type = cast<RankedTensorType>(into.getType());
             SmallVector<OpFoldResult> offsets(type.getRank(),
@@ -401,11 +387,12 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
                                                  sizes, strides)
                 .getResult();
           };
-          yield(ob,
-                {insert(second.out, whole.out), insert(second.lse, whole.lse)});
+          yield(ob, {insert(second.out, whole.out),
+                     insert(second.rowMax, whole.rowMax),
+                     insert(second.rowSum, whole.rowSum)});
         });
   }
-  return merge(b, acc, {branch.getResult(0), branch.getResult(1)});
+  return buildAttentionMerge(b, loc, acc, Partial::of(branch.getResults()));
 }
 
 AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
@@ -443,7 +430,8 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
 Value AttentionBuilder::allGatherKV() {
   SmallVector<Value> gathered;
   for (Value input : {op.getKey(), op.getValue()}) {
-    if (input == op.getValue() && input == op.getKey()) {
+    // V that is K (MQA written with k = v) is gathered once.
+    if (!gathered.empty() && input == op.getKey()) {
       gathered.push_back(gathered.front());
       continue;
     }
@@ -462,9 +450,8 @@ Value AttentionBuilder::allGatherKV() {
       b, loc, localLen, [&](OpBuilder &nb, Location nl, Value i) {
         return shards.globalToken(nb, nl, shards.rank(b), i);
       });
-  return inQueryType(block(b, op.getQuery(), gathered[0], gathered[1], qPos,
-                           positionsInRankOrder())
-                         .out);
+  return result(block(b, op.getQuery(), gathered[0], gathered[1], qPos,
+                      positionsInRankOrder()));
 }
 
 Value AttentionBuilder::toHeads(Value input) {
@@ -533,7 +520,7 @@ Value AttentionBuilder::ulyssesThenRing(
     k = swapChunks(k, ulyssesRanks, 2);
     v = v == kv ? k : swapChunks(v, ulyssesRanks, 2);
   }
-  Value out = inQueryType(ring(q, k, v).out);
+  Value out = result(ring(q, k, v));
   if (halvesFirst)
     out = swapChunks(out, 2, ulyssesRanks);
   if (ulyssesRanks == 1)

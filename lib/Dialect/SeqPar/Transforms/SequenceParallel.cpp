@@ -536,7 +536,8 @@ void SequenceParallelPass::rewritePartialReduction(
     DenseSet<Value> &localValues) {
   const TokenWiseInfo &info = plan.analysis.getInfo(op);
   auto linalgOp = cast<linalg::LinalgOp>(op);
-  builder.localizeOperands(op, info, reduction.seq.inner, localValues);
+  builder.localizeOperands(op, info, plan.analysis, reduction.seq.inner,
+                           localValues);
   builder.offsetPositions(op, info, reduction.outer, reduction.seq.inner);
   // A sum must count its init once: reduce the shard from zero and add the
   // init after the all-reduce (unless it is a zero fill). Max and min are

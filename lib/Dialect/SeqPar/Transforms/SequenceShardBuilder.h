@@ -93,9 +93,12 @@ public:
   void shardTokenWiseOp(Operation *op, const TokenWiseAnalysis &analysis,
                         DenseSet<Value> &localValues);
   /// Replaces the replicated, sequence-indexed operands of `op` with this
-  /// rank's tokens (sliced locally, no communication).
+  /// rank's tokens (sliced locally, no communication). Each operand is cut
+  /// by its own sequence stride from `analysis` (`inner` for operands the
+  /// analysis gives none, which follow the op's sequence loop).
   void localizeOperands(Operation *op, const TokenWiseInfo &info,
-                        int64_t inner, const DenseSet<Value> &localValues);
+                        const TokenWiseAnalysis &analysis, int64_t inner,
+                        const DenseSet<Value> &localValues);
   /// Makes `linalg.index` of the sequence loop read the global position.
   void offsetPositions(Operation *op, const TokenWiseInfo &info, int64_t outer,
                        int64_t inner);

@@ -17,14 +17,19 @@ using namespace mlir;
 using namespace mlir::seqpar;
 
 void SequenceShardBuilder::localizeOperands(
-    Operation *op, const TokenWiseInfo &info, int64_t inner,
-    const DenseSet<Value> &localValues) {
+    Operation *op, const TokenWiseInfo &info, const TokenWiseAnalysis &analysis,
+    int64_t inner, const DenseSet<Value> &localValues) {
   OpBuilder b(op);
   for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
     Value operand = op->getOperand(index);
     if (dim < 0 || localValues.contains(operand))
       continue;
-    op->setOperand(index, localize(b, op->getLoc(), operand, dim, inner));
+    // A reshape's operand has its own (dim, inner): the tokens of
+    // [s, b, h] are whole rows, those of its collapsed [s*b, h] b rows each.
+    std::optional<SeqDim> seq = analysis.getSeqDim(operand);
+    int64_t operandInner = seq && seq->dim == dim ? seq->inner : inner;
+    op->setOperand(index,
+                   localize(b, op->getLoc(), operand, dim, operandInner));
   }
 }
 
@@ -68,7 +73,7 @@ void SequenceShardBuilder::shardTokenWiseOp(Operation *op,
   int64_t loopOuter = analysis.getOuter(op->getResult(0), resultSeq);
   auto originalType = cast<RankedTensorType>(op->getResult(0).getType());
 
-  localizeOperands(op, info, resultSeq.inner, localValues);
+  localizeOperands(op, info, analysis, resultSeq.inner, localValues);
   for (Value result : op->getResults()) {
     auto type = cast<RankedTensorType>(result.getType());
     result.setType(localType(type, analysis.getSeqDim(result)->dim));

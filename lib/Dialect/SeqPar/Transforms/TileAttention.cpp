@@ -3,11 +3,12 @@
 // The reference decomposition of an attention block materialises its
 // [b, a, s, t] scores several times; at long sequences that, not the
 // arithmetic, bounds what a rank can run. Splitting the keys into tiles and
-// merging the tiles' (out, LSE) with SPEC 3.3's rule (the ring's own merge,
-// an online softmax) keeps every scores tensor at [b, a, s, tile].
+// merging the tiles' (out, two-part LSE) with SPEC 3.3's rule (the ring's
+// own merge, an online softmax) keeps every scores tensor at [b, a, s, tile].
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionPartial.h"
 #include "SequenceShardBuilder.h"
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -17,8 +18,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-
-#include <limits>
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_TILEATTENTION
@@ -30,15 +29,6 @@ using namespace mlir::seqpar;
 
 namespace {
 
-/// A tensor of `type` holding `value` everywhere.
-Value filled(OpBuilder &b, Location loc, RankedTensorType type, double value) {
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  Value scalar = arith::ConstantOp::create(
-      b, loc, b.getFloatAttr(type.getElementType(), value));
-  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
-}
-
 /// Positions 0 .. n-1.
 Value iota(OpBuilder &b, Location loc, int64_t n) {
   return SequenceShardBuilder::positionTensor(
@@ -46,21 +36,19 @@ Value iota(OpBuilder &b, Location loc, int64_t n) {
 }
 
 /// The block as a loop over key/value tiles of `tile` keys, each a smaller
-/// attention_block merged into the running (out, lse).
+/// attention_block merged into the running partial.
 void tileBlock(AttentionBlockOp op, int64_t tile) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto outType = cast<RankedTensorType>(op.getOut().getType());
-  auto lseType = cast<RankedTensorType>(op.getLse().getType());
+  auto rowType = cast<RankedTensorType>(op.getRowMax().getType());
   int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
-  Value out0 = filled(b, loc, outType, 0.0);
-  Value lse0 =
-      filled(b, loc, lseType, -std::numeric_limits<double>::infinity());
+  AttentionPartial empty = buildEmptyAttentionPartial(b, loc, outType);
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
   auto loop = scf::ForOp::create(
-      b, loc, index(0), index(keys), index(tile), ValueRange{out0, lse0},
+      b, loc, index(0), index(keys), index(tile), empty.values(),
       [&](OpBuilder &nb, Location nloc, Value at, ValueRange acc) {
         auto slice = [&](Value whole, int64_t dim) {
           return SequenceShardBuilder::sliceAlong(nb, nloc, whole, dim, at,
@@ -74,34 +62,34 @@ void tileBlock(AttentionBlockOp op, int64_t tile) {
         if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(3) != 1)
           mask = slice(mask, 3);
         auto part = AttentionBlockOp::create(
-            nb, nloc, outType, lseType, op.getQuery(), k, v, op.getQPositions(),
-            kvPos, mask, op.getScaleAttr(), op.getCausalAttr());
-        auto merged =
-            AttentionMergeOp::create(nb, nloc, outType, lseType, acc[0], acc[1],
-                                     part.getOut(), part.getLse());
-        scf::YieldOp::create(nb, nloc, merged.getResults());
+            nb, nloc, outType, rowType, rowType, op.getQuery(), k, v,
+            op.getQPositions(), kvPos, mask, op.getScaleAttr(),
+            op.getCausalAttr());
+        AttentionPartial merged = buildAttentionMerge(
+            nb, nloc, AttentionPartial::of(acc), AttentionPartial::of(part));
+        scf::YieldOp::create(nb, nloc, merged.values());
       });
   op->replaceAllUsesWith(loop.getResults());
   op->erase();
 }
 
 /// seqpar.attention as one block over positions 0.. (the mask as is),
-/// rounded to its element type (the block computes in f32), so it can be
+/// finished in its element type (the block computes in f32), so it can be
 /// tiled.
 AttentionBlockOp asBlock(AttentionOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto q = cast<RankedTensorType>(op.getQuery().getType());
   auto k = cast<RankedTensorType>(op.getKey().getType());
+  auto rowType =
+      RankedTensorType::get(q.getShape().drop_back(), b.getF32Type());
   auto block = AttentionBlockOp::create(
-      b, loc, q.clone(b.getF32Type()),
-      RankedTensorType::get(q.getShape().drop_back(), b.getF32Type()),
-      op.getQuery(), op.getKey(), op.getValue(), iota(b, loc, q.getDimSize(2)),
+      b, loc, q.clone(b.getF32Type()), rowType, rowType, op.getQuery(),
+      op.getKey(), op.getValue(), iota(b, loc, q.getDimSize(2)),
       iota(b, loc, k.getDimSize(2)), op.getMask(), op.getScaleAttr(),
       op.getCausalAttr());
-  Value out = block.getOut();
-  if (!q.getElementType().isF32())
-    out = arith::TruncFOp::create(b, loc, q, out);
+  Value out = buildAttentionResult(b, loc, AttentionPartial::of(block),
+                                   q.getElementType());
   op.getResult().replaceAllUsesWith(out);
   op.erase();
   return block;

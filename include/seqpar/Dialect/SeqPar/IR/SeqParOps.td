@@ -79,6 +79,13 @@ def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure]> {
     context-parallel rewrites distribute; `seqpar-decompose-attention`
     lowers it to linalg (a reference, not a fast kernel).
 
+    Masked rows follow the softmax exactly: a row whose mask is a large
+    finite negative everywhere (-1e9, finfo(f32).min) still weighs its
+    visible keys uniformly, and a row whose every logit is -inf is NaN
+    (softmax's 0/0, which the exported programs compute). Every
+    distributed form (`seqpar-context-parallel`, `seqpar-tile-attention`)
+    reproduces both.
+
     Shapes: query [b, a, s, d], key and value [b, a_kv, s_kv, d], result
     [b, a, s, d]; `mask` (additive, e.g. 0 / -inf) has rank 4 and each dim
     equal to [b, a, s, s_kv]'s or 1 (broadcast). Element types are the same
@@ -107,24 +114,47 @@ def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure]> {
   let hasVerifier = 1;
 }
 
-def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure]> {
-  let summary = "Attention of a query block against one key/value block, with its LSE";
+def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
+    AllTypesMatch<["row_max", "row_sum"]>]> {
+  let summary = "Attention of a query block against one key/value block, with its LSE in two parts";
   let description = [{
     One step of ring attention (SPEC section 3.3): the attention of the
     query block against the key/value block, normalised over this block
-    only, and its log-sum-exp per query row:
-    `lse[b, h, i] = log(sum_j exp(l[b, h, i, j]))`,
-    `out[b, h, i, :] = sum_j exp(l[b, h, i, j] - lse[b, h, i]) * value[b, h / r, j, :]`
+    only, and the block's log-sum-exp per query row in two parts:
+    `row_max[b, h, i] = max_j l[b, h, i, j]`,
+    `row_sum[b, h, i] = sum_j exp(l[b, h, i, j] - row_max[b, h, i])`,
+    `out[b, h, i, :] = sum_j exp(l[b, h, i, j] - row_max) / row_sum * value[b, h / r, j, :]`
     with `l = scale * query . key` and, when `causal`, `l = -inf` where
-    `kv_positions[j] > q_positions[i]`. Positions are the tokens' global
+    `kv_positions[j] > q_positions[i]`. The row's LSE is
+    `row_max + log(row_sum)`; it is kept in two parts because in f32 a large
+    |row_max| absorbs log(row_sum): a row whose mask is entirely -1e9 or
+    finfo(f32).min (how Hugging Face masks padding) has LSE = row_max in
+    every block, and a merge of such LSEs would weigh c blocks as if each
+    held all the keys (SPEC section 6). Positions are the tokens' global
     positions (index tensors [s] and [s_kv]), so contiguous and zigzag
-    blocks are both expressed. A fully masked row has lse = -inf and out = 0.
+    blocks are both expressed. A fully masked row (every l = -inf) has
+    row_max = -inf, row_sum = 0 and out = 0.
     An optional additive `mask`, the block's own [b|1, a|1, s|1, s_kv|1]
     (query rows and key columns of this block, e.g. gathered from a whole
     mask by the positions), is added to l before the causal rule.
-    `seqpar.attention_merge` combines blocks. Shapes as `seqpar.attention`;
-    query, key and value are f32, f16 or bf16, out is f32 [b, a, s, d] (the
-    products accumulate and the merge runs in f32) and lse f32 [b, a, s].
+    `seqpar.attention_merge` combines blocks.
+
+    Constraints:
+    * query [b, a, s, d], key and value [b, a_kv, s_kv, d], static shapes,
+      a_kv divides a; f32, f16 or bf16, all the same;
+    * q_positions is tensor<s x index>, kv_positions tensor<s_kv x index>;
+    * out is f32 [b, a, s, d] (the products accumulate and the merge runs
+      in f32); row_max and row_sum are f32 [b, a, s];
+    * the mask, if any, has the query's element type and broadcasts to
+      [b, a, s, s_kv].
+
+    Example (one ring step of causal GQA, 4 query heads on 2 KV heads):
+    ```mlir
+    %out, %max, %sum = seqpar.attention_block %q, %k, %v positions(%qpos, %kvpos)
+        {causal, scale = 0.125 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>,
+          tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+    ```
   }];
   let arguments = (ins
     AnyRankedTensor:$query,
@@ -136,35 +166,56 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure]> {
     F32Attr:$scale,
     UnitAttr:$causal
   );
-  let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$lse);
+  let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$row_max,
+                      AnyRankedTensor:$row_sum);
   let assemblyFormat = [{
     $query `,` $key `,` $value `positions` `(` $q_positions `,` $kv_positions `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
-    type($q_positions) `,` type($kv_positions) `->` type($out) `,` type($lse)
+    type($q_positions) `,` type($kv_positions) `->` type($out) `,` type($row_max)
   }];
   let hasVerifier = 1;
 }
 
 def SeqPar_AttentionMergeOp : SeqPar_Op<"attention_merge", [Pure,
     AllTypesMatch<["out_a", "out_b", "out"]>,
-    AllTypesMatch<["lse_a", "lse_b", "lse"]>]> {
-  let summary = "Merge two attention block results by their LSE (f32)";
+    AllTypesMatch<["max_a", "sum_a", "max_b", "sum_b", "row_max", "row_sum"]>]> {
+  let summary = "Merge two attention block results by their two-part LSE (f32)";
   let description = [{
-    SPEC section 3.3's rule, computed in f32: with m = max(lse_a, lse_b) and
-    n = min(lse_a, lse_b), `lse = m + log1p(exp(n - m))` and
-    `out = out_a * exp(lse_a - lse) + out_b * exp(lse_b - lse)`. A row where
-    both are -inf gives lse = -inf and out = 0, never NaN.
-    out: [b, a, s, d]; lse: f32 [b, a, s].
+    SPEC section 3.3's LSE merge with each LSE in two parts (see
+    `seqpar.attention_block`), i.e. one step of an online softmax
+    (Milakov and Gimelshein 2018), computed in f32: with
+    `row_max = max(max_a, max_b)`, block weights
+    `w_x = sum_x * exp(max_x - row_max)` (0 when max_x = -inf),
+    `row_sum = w_a + w_b` and
+    `out = (out_a * w_a + out_b * w_b) / row_sum`.
+    This equals `out_a * exp(lse_a - lse) + out_b * exp(lse_b - lse)` with
+    `lse = m + log1p(exp(n - m))`, but stays exact where
+    max_a = max_b is so large that log(sum) vanishes next to it (a row
+    masked entirely by a large finite negative weighs its blocks by their
+    key counts, as the single-device softmax does). A row where both blocks
+    are fully masked gives row_max = -inf, row_sum = 0 and out = 0, never
+    NaN.
+
+    Constraints: out_a, out_b and out are f32 [b, a, s, d]; the four inputs
+    max_a, sum_a, max_b, sum_b and the results row_max, row_sum are f32
+    [b, a, s].
+
+    Example:
+    ```mlir
+    %o, %m, %l = seqpar.attention_merge (%o0, %m0, %l0), (%o1, %m1, %l1)
+        : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
+    ```
   }];
   let arguments = (ins
-    AnyRankedTensor:$out_a, AnyRankedTensor:$lse_a,
-    AnyRankedTensor:$out_b, AnyRankedTensor:$lse_b
+    AnyRankedTensor:$out_a, AnyRankedTensor:$max_a, AnyRankedTensor:$sum_a,
+    AnyRankedTensor:$out_b, AnyRankedTensor:$max_b, AnyRankedTensor:$sum_b
   );
-  let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$lse);
+  let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$row_max,
+                      AnyRankedTensor:$row_sum);
   let assemblyFormat = [{
-    `(` $out_a `,` $lse_a `)` `,` `(` $out_b `,` $lse_b `)` attr-dict `:`
-    type($out_a) `,` type($lse_a)
+    `(` $out_a `,` $max_a `,` $sum_a `)` `,` `(` $out_b `,` $max_b `,` $sum_b `)`
+    attr-dict `:` type($out_a) `,` type($max_a)
   }];
   let hasVerifier = 1;
 }

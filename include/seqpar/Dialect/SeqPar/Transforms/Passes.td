@@ -305,16 +305,19 @@ def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"
 }
 
 def TileAttention : Pass<"seqpar-tile-attention"> {
-  let summary = "Split attention over key/value tiles merged by their LSE";
+  let summary = "Split attention over key/value tiles merged by their LSEs";
   let description = [{
     Every `seqpar.attention_block` with more than `kv-tile` keys (a multiple
     of it) becomes an `scf.for` over key/value tiles: each iteration an
     `attention_block` of the queries against `kv-tile` keys (and their
-    positions), merged into the running (out, lse) by
-    `seqpar.attention_merge` (SPEC 3.3's rule, i.e. an online softmax),
-    starting from out = 0, lse = -inf; a mask's key columns are sliced with
-    the tile. A `seqpar.attention` (f32, f16 or bf16) with more keys is
-    first written as one block over positions 0.. (rounded to its type). The decomposition then materialises
+    positions), merged into the running (out, row max, row sum) by
+    `seqpar.attention_merge` (SPEC 3.3's rule with the LSE in two parts,
+    i.e. an online softmax), starting from out = 0, row max = -inf,
+    row sum = 0; a mask's key columns are sliced with the tile. A
+    `seqpar.attention` (f32, f16 or bf16) with more keys is first written
+    as one block over positions 0.. (finished in its type: NaN on rows
+    whose every key is masked by -inf, as the softmax). The decomposition
+    then materialises
     [b, a, s, kv-tile] scores instead of [b, a, s, t]: for a 16k x 16k f32
     block, about 0.4 GiB per head instead of 6 GiB (six score-sized
     buffers).
@@ -349,10 +352,11 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     Used by `seqpar-lower-to-llvm` (before aggregate decomposition) so a
     program holding the op runs under seqpar-run; it is the semantics the
     context-parallel strategies are checked against.
-    `seqpar.attention_block` (one ring step: out and LSE of a query block
-    against a K/V block, causal by global positions) and
-    `seqpar.attention_merge` (SPEC 3.3's LSE merge) lower the same way, with
-    fully masked rows giving lse = -inf and out = 0, never NaN.
+    `seqpar.attention_block` (one ring step: out and the two-part LSE, row
+    max and row sum, of a query block against a K/V block, causal by global
+    positions) and `seqpar.attention_merge` (SPEC 3.3's LSE merge) lower the
+    same way, with fully masked rows giving row max = -inf, row sum = 0 and
+    out = 0, never NaN.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -379,9 +383,9 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
 
     Each `seqpar.attention` (f32, f16 or bf16; causal, masked or neither) is rewritten by
     `strategy`:
-    * `ring`: c steps of `seqpar.attention_block` (out and f32 LSE of the
-      local queries against one K/V block, causal by global positions),
-      merged with `seqpar.attention_merge`; K and V move to the next rank
+    * `ring`: c steps of `seqpar.attention_block` (out and the f32 LSE, in
+      two parts, of the local queries against one K/V block, causal by
+      global positions), merged with `seqpar.attention_merge`; K and V move to the next rank
       with `seqpar.shift_start` started before the step's compute and waited
       after it (c-1 transfers, compact a_kv heads). Causal blocks entirely
       in the future are skipped; with zigzag each step after the first
