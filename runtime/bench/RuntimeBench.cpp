@@ -65,7 +65,8 @@ std::vector<double> maxOverRanks(Runtime &rt, std::vector<double> v) {
   return out;
 }
 
-std::vector<int64_t> parseSizesMiB(const char *s) {
+/// Comma-separated sizes, each times `unit` bytes.
+std::vector<int64_t> parseSizes(const char *s, int64_t unit) {
   std::vector<int64_t> out;
   std::string str(s);
   size_t pos = 0;
@@ -74,16 +75,23 @@ std::vector<int64_t> parseSizesMiB(const char *s) {
     if (comma == std::string::npos)
       comma = str.size();
     if (comma > pos)
-      out.push_back(std::atoll(str.substr(pos, comma - pos).c_str()));
+      out.push_back(std::atoll(str.substr(pos, comma - pos).c_str()) * unit);
     pos = comma + 1;
   }
   return out;
 }
 
+/// "16 MiB", "4 KiB".
+std::string sizeString(int64_t bytes) {
+  if (bytes % (1 << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes >> 10) + " KiB";
+}
+
 void usage() {
   std::printf(
-      "usage: mpirun -np N seqpar-runtime-bench [--sizes-mib=1,16] "
-      "[--iters=K] [--warmup=W] [--device]\n"
+      "usage: mpirun -np N seqpar-runtime-bench [--sizes-mib=1,16 | "
+      "--sizes-kib=4,64] [--iters=K] [--warmup=W] [--device]\n"
       "  host (default): runtime all-gather / reduce-scatter (f32, blocking) "
       "vs MPI_Allgather / MPI_Reduce_scatter_block\n"
       "  --device: each collective on CUDA device buffers (NCCL builds; "
@@ -107,8 +115,8 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
   }
   int status = 0;
   for (int kind = 0; kind < 2; ++kind) {
-    for (int64_t mib : sizes) {
-      int64_t full = mib * (1 << 20) / 4; // f32 elements of the full tensor
+    for (int64_t bytes : sizes) {
+      int64_t full = bytes / 4; // f32 elements of the full tensor
       full -= full % t;
       int64_t part = full / t;
       std::vector<float> fullBuf(full), partBuf(part);
@@ -152,9 +160,10 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
       double mMpi = median(maxOverRanks(rt, tMpi));
       double mRt = median(maxOverRanks(rt, tRt));
       if (rank == 0)
-        std::printf("%-15s %5lld MiB %14.4f %14.4f %12.3f\n",
+        std::printf("%-15s %9s %14.4f %14.4f %12.3f\n",
                     kind == 0 ? "all_gather" : "reduce_scatter",
-                    (long long)mib, mMpi * 1e3, mRt * 1e3, mMpi / mRt);
+                    sizeString(bytes).c_str(), mMpi * 1e3, mRt * 1e3,
+                    mMpi / mRt);
     }
   }
   if (rank == 0)
@@ -186,15 +195,15 @@ int runDevice(Runtime &rt, Communicator *comm,
   }
   const char *names[] = {"all_gather", "reduce_scatter", "all_reduce",
                          "all_to_all", "shift"};
-  for (int64_t mib : sizes) {
-    int64_t full = mib * (1 << 20) / 4;
+  for (int64_t bytes : sizes) {
+    int64_t full = bytes / 4;
     full -= full % (int64_t(t) * t);
     int64_t part = full / t;
     void *a = nullptr, *b = nullptr;
     if (cudaMalloc(&a, full * 4) != cudaSuccess ||
         cudaMalloc(&b, full * 4) != cudaSuccess) {
-      std::fprintf(stderr, "seqpar-runtime-bench: cudaMalloc of %lld MiB "
-                           "failed\n", (long long)mib);
+      std::fprintf(stderr, "seqpar-runtime-bench: cudaMalloc of %s "
+                           "failed\n", sizeString(bytes).c_str());
       return 2;
     }
     cudaMemset(a, 0, full * 4);
@@ -226,8 +235,9 @@ int runDevice(Runtime &rt, Communicator *comm,
       }
       double m = median(maxOverRanks(rt, ts));
       if (rank == 0)
-        std::printf("%-15s %5lld MiB %12.4f %12.2f\n", names[kind],
-                    (long long)mib, m * 1e3, double(full) * 4 / m / 1e9);
+        std::printf("%-15s %9s %12.4f %12.2f\n", names[kind],
+                    sizeString(bytes).c_str(), m * 1e3,
+                    double(full) * 4 / m / 1e9);
     }
     cudaFree(a);
     cudaFree(b);
@@ -247,7 +257,9 @@ int main(int argc, char **argv) {
     if (!std::strcmp(a, "--device"))
       device = true;
     else if (!std::strncmp(a, "--sizes-mib=", 12))
-      sizes = parseSizesMiB(a + 12);
+      sizes = parseSizes(a + 12, 1 << 20);
+    else if (!std::strncmp(a, "--sizes-kib=", 12))
+      sizes = parseSizes(a + 12, 1 << 10);
     else if (!std::strncmp(a, "--iters=", 8))
       iters = std::atoi(a + 8);
     else if (!std::strncmp(a, "--warmup=", 9))
@@ -261,9 +273,15 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  for (int64_t bytes : sizes)
+    if (bytes < 1024) {
+      std::fprintf(stderr, "seqpar-runtime-bench: sizes must be positive "
+                           "integers (KiB or MiB)\n");
+      return 2;
+    }
   if (sizes.empty())
-    sizes = device ? std::vector<int64_t>{1, 64, 1024}
-                   : std::vector<int64_t>{1, 16};
+    sizes = device ? std::vector<int64_t>{1 << 20, 64 << 20, int64_t(1) << 30}
+                   : std::vector<int64_t>{1 << 20, 16 << 20};
   if (iters <= 0)
     iters = device ? 10 : 21;
 #ifndef SEQPAR_BENCH_HAVE_CUDA

@@ -18,22 +18,41 @@ namespace rt {
 namespace detail {
 
 /// Collectives on host buffers over an MPI sub-communicator, executed by the
-/// MpiEngine thread (nonblocking MPI, polled).
+/// MpiEngine thread (nonblocking MPI, polled), each after the agreement
+/// check. The MPI communicator is split from the control communicator at the
+/// first collective (README "Grids and communicators"), so a rank that skips
+/// that collective leaves the others waiting in a call that names it.
 class MpiCommunicator : public Communicator {
 public:
-  /// Takes ownership of `comm` (freed on the MPI thread on destruction).
-  MpiCommunicator(CommunicatorInfo info, MPI_Comm comm, MpiEngine &engine,
+  /// `color`: the group's index among the groups of (grid, axes).
+  MpiCommunicator(CommunicatorInfo info, int color, MpiEngine &engine,
                   Counters &counters);
   ~MpiCommunicator() override;
   const CommunicatorInfo &info() const override { return info_; }
   Status start(const CollectiveOp &op,
                std::unique_ptr<Request> *request) override;
+  /// Creates the MPI communicator if this is the first collective (`op`,
+  /// named by the timeout message); collective over the world.
+  void ensureCreated(const CollectiveOp &op);
+  /// Queues the agreement check of `op` alone, for a collective another
+  /// backend executes (NCCL); nobody waits for it, but a mismatch or a
+  /// missing peer still aborts the job.
+  void checkOnly(const CollectiveOp &op);
+  /// Runs `fn` (blocking MPI calls on comm()) once every member has reached
+  /// it; `kind` names it in messages.
+  void runCollective(ControlKind kind, const std::string &description,
+                     std::function<void()> fn);
   MPI_Comm comm() const { return comm_; }
   MpiEngine &engine() { return engine_; }
 
 private:
+  std::unique_ptr<MpiOp> newOp(const CollectiveOp &op);
+
   CommunicatorInfo info_;
-  MPI_Comm comm_;
+  int color_;
+  std::mutex createMutex_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  uint64_t sequence_ = 0; ///< calls checked on comm_ (MPI thread only)
   MpiEngine &engine_;
   Counters &counters_;
 };

@@ -147,6 +147,10 @@ seqpar_rt_status_t seqpar_rt_set_timeout(double seconds) {
   return finish(Status::success());
 }
 
+double seqpar_rt_get_timeout(void) {
+  return Runtime::isInitialized() ? Runtime::get().timeoutSeconds() : -1;
+}
+
 seqpar_rt_status_t seqpar_rt_set_cuda_stream(void *stream) {
 #ifdef SEQPAR_RUNTIME_HAVE_NCCL
   detail::setUserStream(stream);

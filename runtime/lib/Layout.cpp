@@ -4,10 +4,12 @@
 
 #include "Half.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 namespace seqpar {
 namespace rt {
@@ -357,6 +359,153 @@ double monotonicSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                        epoch)
       .count();
+}
+
+double Backoff::next() const {
+  double waited = monotonicSeconds() - since_;
+  return waited < 1e-3 ? 0 : std::min(1e-3, waited / 16);
+}
+
+void Backoff::pause() const {
+  double seconds = next();
+  if (seconds == 0)
+    std::this_thread::yield();
+  else
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+namespace {
+// Word layout of an OpSignature (collectives; internal kinds reuse 2-12).
+enum Word {
+  kSequence = 0,
+  kKind = 1,
+  kDType = 2,
+  kReduction = 3,
+  kDim = 4,
+  kConcatDim = 5,
+  kOffset = 6,
+  kNumDims = 7,
+  kElements = 8,
+  kShape = 9, // the first kShownDims extents
+  kHash = 13, // of all extents (and axes)
+  kWorldRank = OpSignature::kComparedWords,
+  kNote = 15,
+};
+constexpr int kShownDims = 4;
+constexpr int kShownAxes = 5; // control signatures: axes in words 2-6
+
+int64_t hashValues(const std::vector<int64_t> &values) {
+  uint64_t h = 1469598103934665603ULL; // FNV-1a
+  for (int64_t v : values) {
+    h ^= static_cast<uint64_t>(v);
+    h *= 1099511628211ULL;
+  }
+  return static_cast<int64_t>(h);
+}
+
+/// "[4,8]" from the shown extents, "[4,8,2,2,...]" beyond them.
+std::string shownShape(const OpSignature &s) {
+  std::ostringstream os;
+  os << '[';
+  int64_t n = s.words[kNumDims];
+  for (int64_t i = 0; i < std::min<int64_t>(n, kShownDims); ++i)
+    os << (i ? "," : "") << s.words[kShape + i];
+  if (n > kShownDims)
+    os << ",...";
+  os << ']';
+  return os.str();
+}
+} // namespace
+
+bool OpSignature::agreesWith(const OpSignature &other) const {
+  return std::equal(words, words + kComparedWords, other.words);
+}
+
+OpSignature signatureOf(const CollectiveOp &op, int32_t worldRank) {
+  OpSignature s;
+  s.words[kKind] = static_cast<int64_t>(op.kind);
+  s.words[kDType] = static_cast<int64_t>(op.dtype);
+  bool reduces =
+      op.kind == OpKind::AllReduce || op.kind == OpKind::ReduceScatter;
+  if (reduces)
+    s.words[kReduction] = static_cast<int64_t>(op.reduction);
+  if (op.kind == OpKind::AllGather || op.kind == OpKind::ReduceScatter ||
+      op.kind == OpKind::AllToAll)
+    s.words[kDim] = op.dim;
+  if (op.kind == OpKind::AllToAll)
+    s.words[kConcatDim] = op.concatDim;
+  if (op.kind == OpKind::Shift)
+    s.words[kOffset] = op.offset;
+  s.words[kNumDims] = static_cast<int64_t>(op.shape.size());
+  int64_t elements = 1;
+  for (int64_t e : op.shape)
+    elements *= e;
+  s.words[kElements] = elements;
+  for (size_t i = 0; i < op.shape.size() && i < kShownDims; ++i)
+    s.words[kShape + i] = op.shape[i];
+  s.words[kHash] = hashValues(op.shape);
+  s.words[kWorldRank] = worldRank;
+  return s;
+}
+
+OpSignature controlSignature(ControlKind kind, int32_t worldRank,
+                             const std::vector<int64_t> &grid,
+                             const std::vector<int32_t> &axes, OpKind forOp) {
+  OpSignature s;
+  s.words[kKind] = static_cast<int64_t>(kind);
+  s.words[kWorldRank] = worldRank;
+  if (kind != ControlKind::CreateCommunicator)
+    return s;
+  s.words[kNumDims] = static_cast<int64_t>(grid.size());
+  s.words[kElements] = static_cast<int64_t>(axes.size());
+  for (size_t i = 0; i < grid.size() && i < kShownDims; ++i)
+    s.words[kShape + i] = grid[i];
+  for (size_t i = 0; i < axes.size() && i < kShownAxes; ++i)
+    s.words[kDType + i] = axes[i];
+  std::vector<int64_t> all(grid);
+  all.push_back(-1);
+  all.insert(all.end(), axes.begin(), axes.end());
+  s.words[kHash] = hashValues(all);
+  s.words[kNote] = static_cast<int64_t>(forOp);
+  return s;
+}
+
+std::string describeSignature(const OpSignature &s) {
+  std::ostringstream os;
+  int64_t kind = s.words[kKind];
+  switch (static_cast<ControlKind>(kind)) {
+  case ControlKind::Barrier:
+    return "barrier";
+  case ControlKind::CounterGather:
+    return "the counter report (gather on rank 0)";
+  case ControlKind::NcclInit:
+    return "NCCL communicator creation";
+  case ControlKind::CreateCommunicator: {
+    os << "creating the communicator of grid=" << shownShape(s) << " axes=[";
+    int64_t n = s.words[kElements];
+    for (int64_t i = 0; i < std::min<int64_t>(n, kShownAxes); ++i)
+      os << (i ? "," : "") << s.words[kDType + i];
+    os << (n > kShownAxes ? ",...]" : "]") << " (for its first collective, "
+       << opKindName(static_cast<OpKind>(s.words[kNote])) << ")";
+    return os.str();
+  }
+  }
+  auto op = static_cast<OpKind>(kind);
+  os << opKindName(op);
+  if (op == OpKind::AllReduce || op == OpKind::ReduceScatter)
+    os << ' ' << reductionName(static_cast<Reduction>(s.words[kReduction]));
+  os << ' ' << dtypeName(static_cast<DType>(s.words[kDType])) << ' '
+     << shownShape(s);
+  if (op == OpKind::AllGather || op == OpKind::ReduceScatter)
+    os << " dim " << s.words[kDim];
+  if (op == OpKind::AllToAll)
+    os << " split dim " << s.words[kDim] << " concat dim "
+       << s.words[kConcatDim];
+  if (op == OpKind::Shift)
+    os << " offset " << s.words[kOffset];
+  if (s.words[kNumDims] > kShownDims)
+    os << " (" << s.words[kElements] << " elements)";
+  return os.str();
 }
 
 } // namespace detail

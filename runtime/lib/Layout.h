@@ -60,6 +60,60 @@ std::string describe(const CollectiveOp &op, const CommunicatorInfo &info);
 /// Steady-clock seconds since the first call in this process.
 double monotonicSeconds();
 
+/// Pause between polls of something that has not completed (README "Polling
+/// policy"): after reset(), yield for the first millisecond (collectives that
+/// short keep plain MPI's latency), then sleep 1/16 of the time since reset,
+/// at most 1 ms. The sleep grows exponentially, a rank that waits for long
+/// polls about once per millisecond, and an operation that completes while
+/// the thread sleeps is seen at most ~1/16 later.
+class Backoff {
+public:
+  void reset() { since_ = monotonicSeconds(); }
+  /// Seconds to sleep before the next poll; 0 means yield.
+  double next() const;
+  /// Yields or sleeps for next().
+  void pause() const;
+
+private:
+  double since_ = monotonicSeconds();
+};
+
+/// Internal kinds of the agreement check (not collectives of the C ABI).
+enum class ControlKind : int64_t {
+  Barrier = 100,
+  CounterGather = 101,
+  CreateCommunicator = 102,
+  NcclInit = 103,
+};
+
+/// What every member of a communicator contributes to the agreement check
+/// that precedes each of its collectives (README "Agreement check"): the call
+/// number, the kind and every argument that must agree across the group.
+/// Fixed size, so the check itself always matches whatever the ranks call.
+struct OpSignature {
+  static constexpr int kWords = 16;
+  /// Words 14 and 15 (sender's world rank, a note for messages) are not
+  /// compared.
+  static constexpr int kComparedWords = 14;
+  int64_t words[kWords] = {};
+  int64_t sequence() const { return words[0]; }
+  int64_t senderWorldRank() const { return words[kComparedWords]; }
+  void setSequence(int64_t s) { words[0] = s; }
+  bool agreesWith(const OpSignature &other) const;
+};
+
+/// Signature of a collective (sequence 0; the engine numbers calls).
+OpSignature signatureOf(const CollectiveOp &op, int32_t worldRank);
+/// Signature of an internal operation; CreateCommunicator names the grid,
+/// the axes and the kind of the collective that needs the communicator.
+OpSignature controlSignature(ControlKind kind, int32_t worldRank,
+                             const std::vector<int64_t> &grid = {},
+                             const std::vector<int32_t> &axes = {},
+                             OpKind forOp = OpKind::AllGather);
+/// "all_gather f32 [4,8] dim 1", "barrier", "creating the communicator of
+/// grid=[2] axes=[0] (for all_gather)".
+std::string describeSignature(const OpSignature &signature);
+
 } // namespace detail
 } // namespace rt
 } // namespace seqpar

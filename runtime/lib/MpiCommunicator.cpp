@@ -82,15 +82,59 @@ private:
 };
 } // namespace
 
-MpiCommunicator::MpiCommunicator(CommunicatorInfo info, MPI_Comm comm,
+MpiCommunicator::MpiCommunicator(CommunicatorInfo info, int color,
                                  MpiEngine &engine, Counters &counters)
-    : info_(std::move(info)), comm_(comm), engine_(engine),
+    : info_(std::move(info)), color_(color), engine_(engine),
       counters_(counters) {}
 
 MpiCommunicator::~MpiCommunicator() {
+  if (comm_ == MPI_COMM_NULL)
+    return;
   MPI_Comm comm = comm_;
   engine_.runSync([&comm] { MPI_Comm_free(&comm); },
                   "MPI_Comm_free of " + info_.label());
+}
+
+void MpiCommunicator::ensureCreated(const CollectiveOp &op) {
+  std::lock_guard<std::mutex> lock(createMutex_);
+  if (comm_ != MPI_COMM_NULL)
+    return;
+  MPI_Comm parent = engine_.controlComm(), comm = MPI_COMM_NULL;
+  int color = color_, key = info_.rank;
+  engine_.runControl(
+      controlSignature(ControlKind::CreateCommunicator, info_.worldRank,
+                       info_.gridShape, info_.axes, op.kind),
+      describe(op, info_) +
+          " (first creating its communicator, collective over the world)",
+      [&] { MPI_Comm_split(parent, color, key, &comm); });
+  comm_ = comm;
+}
+
+std::unique_ptr<MpiOp> MpiCommunicator::newOp(const CollectiveOp &op) {
+  auto m = std::make_unique<MpiOp>();
+  m->description = describe(op, info_);
+  m->checkComm = comm_;
+  m->sequence = &sequence_;
+  m->signature = signatureOf(op, info_.worldRank);
+  m->groupLabel = info_.label();
+  m->state = std::make_shared<RequestState>();
+  m->startTime = monotonicSeconds();
+  return m;
+}
+
+void MpiCommunicator::checkOnly(const CollectiveOp &op) {
+  ensureCreated(op);
+  std::unique_ptr<MpiOp> m = newOp(op);
+  m->post = [](MpiOp &) {};
+  engine_.submit(std::move(m));
+}
+
+void MpiCommunicator::runCollective(ControlKind kind,
+                                    const std::string &description,
+                                    std::function<void()> fn) {
+  engine_.runCollective(comm_, &sequence_,
+                        controlSignature(kind, info_.worldRank), info_.label(),
+                        description, std::move(fn));
 }
 
 Status MpiCommunicator::start(const CollectiveOp &op,
@@ -102,8 +146,8 @@ Status MpiCommunicator::start(const CollectiveOp &op,
     return Status::error(status.code,
                          status.message + " (on " + info_.label() + ")");
 
-  auto m = std::make_unique<MpiOp>();
-  m->description = describe(op, info_);
+  ensureCreated(op);
+  std::unique_ptr<MpiOp> m = newOp(op);
   CounterKey key{op.kind, info_.gridShape, info_.axes};
   uint64_t bytes = g.bytesSent;
   Counters *counters = &counters_;
@@ -229,9 +273,7 @@ Status MpiCommunicator::start(const CollectiveOp &op,
   }
   }
 
-  auto state = std::make_shared<RequestState>();
-  m->state = state;
-  m->startTime = monotonicSeconds();
+  std::shared_ptr<RequestState> state = m->state;
   m->requests.reserve(2);
   engine_.submit(std::move(m));
   *request = std::make_unique<MpiRequest>(state, engine_, counters_, key);

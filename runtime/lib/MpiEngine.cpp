@@ -2,22 +2,33 @@
 
 #include "MpiEngine.h"
 
-#include "Layout.h"
-
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 namespace seqpar {
 namespace rt {
 namespace detail {
 
 MpiEngine::MpiEngine() {
-  if (const char *env = std::getenv("SEQPAR_PROGRESS_INTERVAL_US")) {
-    int v = std::atoi(env);
-    if (v >= 0)
-      pollIntervalUs_ = v;
+  const char *env = std::getenv("SEQPAR_PROGRESS_INTERVAL_US");
+  if (!env || !*env)
+    return;
+  char *end = nullptr;
+  long v = std::strtol(env, &end, 10);
+  if (end == env || *end || v < 0 || v > 10000000) {
+    std::fprintf(stderr,
+                 "seqpar runtime: ignoring SEQPAR_PROGRESS_INTERVAL_US='%s' "
+                 "(not a whole number of microseconds from 0 to 10000000); "
+                 "using %d\n",
+                 env, pollIntervalUs_);
+    return;
   }
+  pollIntervalUs_ = static_cast<int>(v);
 }
 
 MpiEngine::~MpiEngine() {
@@ -80,14 +91,43 @@ void MpiEngine::runSync(const std::function<void()> &fn,
                           [&] { return state->done; })) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%g", limit);
-    abortJob("timeout: " + what + " did not complete within " + buf +
-                 " s (SEQPAR_COLLECTIVE_TIMEOUT); aborting all ranks",
-             3);
+    abortOnTimeout("timeout: " + what + " did not complete within " + buf +
+                   " s (SEQPAR_COLLECTIVE_TIMEOUT); aborting all ranks");
   }
+}
+
+void MpiEngine::runCollective(MPI_Comm comm, uint64_t *sequence,
+                              const OpSignature &signature,
+                              const std::string &groupLabel,
+                              const std::string &description,
+                              std::function<void()> fn) {
+  auto op = std::make_unique<MpiOp>();
+  op->checkComm = comm;
+  op->sequence = sequence;
+  op->signature = signature;
+  op->groupLabel = groupLabel;
+  op->description = description;
+  op->post = [fn = std::move(fn)](MpiOp &) {
+    if (fn)
+      fn();
+  };
+  auto state = std::make_shared<RequestState>();
+  op->state = state;
+  op->startTime = monotonicSeconds();
+  submit(std::move(op));
+  waitFor(*state);
+}
+
+void MpiEngine::runControl(const OpSignature &signature,
+                           const std::string &description,
+                           std::function<void()> fn) {
+  runCollective(controlComm_, &controlSequence_, signature, "the world",
+                description, std::move(fn));
 }
 
 void MpiEngine::waitFor(RequestState &state) {
   waiters_.fetch_add(1);
+  waitCalls_.fetch_add(1);
   cv_.notify_one(); // wake the thread from its polling sleep
   {
     std::unique_lock<std::mutex> lock(state.mutex);
@@ -96,16 +136,45 @@ void MpiEngine::waitFor(RequestState &state) {
   waiters_.fetch_sub(1);
 }
 
-void MpiEngine::abortJob(const std::string &message, int exitCode) {
+void MpiEngine::report(const std::string &message) const {
   std::fprintf(stderr, "seqpar runtime: rank %d: %s\n", worldRank_,
                message.c_str());
   std::fflush(stderr);
+}
+
+void MpiEngine::endJob(int exitCode) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (initialized && !finalized)
     MPI_Abort(MPI_COMM_WORLD, exitCode);
   std::_Exit(exitCode);
+}
+
+void MpiEngine::abortJob(const std::string &message, int exitCode) {
+  report(message);
+  endJob(exitCode);
+}
+
+void MpiEngine::abortOnTimeout(const std::string &message) {
+  report(message);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  endJob(3);
+}
+
+void MpiEngine::abortWithGroup(MPI_Comm comm, const std::string &message,
+                               int exitCode) {
+  report(message);
+  // Every member found the same disagreement: let each print before the
+  // first MPI_Abort ends the job (bounded, in case one cannot).
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  MPI_Ibarrier(comm, &barrier);
+  Backoff backoff;
+  int done = 0;
+  for (double until = monotonicSeconds() + 2;
+       !done && monotonicSeconds() < until; backoff.pause())
+    MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+  endJob(exitCode);
 }
 
 void MpiEngine::loop() {
@@ -140,6 +209,7 @@ void MpiEngine::loop() {
     if (status.ok()) {
       MPI_Comm_rank(MPI_COMM_WORLD, &worldRank_);
       MPI_Comm_size(MPI_COMM_WORLD, &worldSize_);
+      MPI_Comm_dup(MPI_COMM_WORLD, &controlComm_);
     }
     std::lock_guard<std::mutex> lock(startMutex_);
     startStatus_ = status;
@@ -149,14 +219,20 @@ void MpiEngine::loop() {
       return;
   }
 
-  std::vector<std::unique_ptr<MpiOp>> active;
+#ifdef __linux__
+  // Back-off sleeps of a few microseconds stay that short (the default
+  // timer slack would stretch each to ~50 us). This thread only.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+  Backoff backoff;
+  unsigned seenWaitCalls = waitCalls_.load();
   bool stopping = false;
   for (;;) {
     std::deque<Task> tasks;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       if (queue_.empty()) {
-        if (active.empty()) {
+        if (active_.empty()) {
           if (stopping)
             break;
           cv_.wait(lock, [&] { return !queue_.empty(); });
@@ -164,34 +240,96 @@ void MpiEngine::loop() {
           cv_.wait_for(lock, std::chrono::microseconds(pollIntervalUs_), [&] {
             return !queue_.empty() || waiters_.load() > 0;
           });
+        } else if (double pause = backoff.next(); pause > 0) {
+          cv_.wait_for(lock, std::chrono::duration<double>(pause),
+                       [&] { return !queue_.empty(); });
+        } else {
+          lock.unlock();
+          std::this_thread::yield();
+          lock.lock();
         }
       }
       tasks.swap(queue_);
     }
+    unsigned waitCalls = waitCalls_.load();
+    if (!tasks.empty() || waitCalls != seenWaitCalls)
+      backoff.reset();
+    seenWaitCalls = waitCalls;
     for (Task &task : tasks) {
-      if (task.stop) {
+      if (task.stop)
         stopping = true;
-      } else if (task.fn) {
+      else if (task.fn)
         task.fn();
-      } else {
-        task.op->post(*task.op);
-        active.push_back(std::move(task.op));
-      }
+      else
+        begin(std::move(task.op));
     }
-    if (active.empty())
+    if (active_.empty())
       continue;
-    if (!poll(active) && waiters_.load() > 0)
-      std::this_thread::yield();
-    checkTimeouts(active);
+    if (poll())
+      backoff.reset();
+    checkTimeouts();
   }
+  if (controlComm_ != MPI_COMM_NULL)
+    MPI_Comm_free(&controlComm_);
   if (ownsMpi_)
     MPI_Finalize();
 }
 
-bool MpiEngine::poll(std::vector<std::unique_ptr<MpiOp>> &active) {
+void MpiEngine::begin(std::unique_ptr<MpiOp> op) {
+  if (op->checkComm == MPI_COMM_NULL) {
+    op->post(*op);
+    active_.push_back(std::move(op));
+    return;
+  }
+  auto sameComm = [&](const std::unique_ptr<MpiOp> &other) {
+    return other->checkComm == op->checkComm;
+  };
+  bool busy = std::any_of(held_.begin(), held_.end(), sameComm) ||
+              std::any_of(active_.begin(), active_.end(),
+                          [&](const std::unique_ptr<MpiOp> &other) {
+                            return other->checking && sameComm(other);
+                          });
+  if (busy) {
+    held_.push_back(std::move(op));
+    return;
+  }
+  postCheck(*op);
+  active_.push_back(std::move(op));
+}
+
+void MpiEngine::postCheck(MpiOp &op) {
+  op.signature.setSequence(static_cast<int64_t>((*op.sequence)++));
+  int size = 1;
+  MPI_Comm_size(op.checkComm, &size);
+  op.gathered.assign(static_cast<size_t>(size), OpSignature());
+  op.checking = true;
+  op.requests.push_back(MPI_REQUEST_NULL);
+  MPI_Iallgather(op.signature.words, OpSignature::kWords, MPI_INT64_T,
+                 op.gathered.data(), OpSignature::kWords, MPI_INT64_T,
+                 op.checkComm, &op.requests.back());
+}
+
+void MpiEngine::verifyAgreement(const MpiOp &op) {
+  const std::vector<OpSignature> &all = op.gathered;
+  if (std::all_of(all.begin(), all.end(), [&](const OpSignature &s) {
+        return s.agreesWith(all.front());
+      }))
+    return;
+  std::string message = "collective mismatch on " + op.groupLabel + " (call #" +
+                        std::to_string(op.signature.sequence()) +
+                        " there), the ranks call different collectives:";
+  for (size_t j = 0; j < all.size(); ++j)
+    message += (j ? "; " : " ") + std::string("axis rank ") +
+               std::to_string(j) + " (world rank " +
+               std::to_string(all[j].senderWorldRank()) +
+               "): " + describeSignature(all[j]);
+  abortWithGroup(op.checkComm, message + "; aborting all ranks", 4);
+}
+
+bool MpiEngine::poll() {
   bool progressed = false;
-  for (size_t i = 0; i < active.size();) {
-    MpiOp &op = *active[i];
+  for (size_t i = 0; i < active_.size();) {
+    MpiOp &op = *active_[i];
     int flag = 1;
     if (!op.requests.empty())
       MPI_Testall(static_cast<int>(op.requests.size()), op.requests.data(),
@@ -200,38 +338,60 @@ bool MpiEngine::poll(std::vector<std::unique_ptr<MpiOp>> &active) {
       ++i;
       continue;
     }
+    progressed = true;
+    if (op.checking) {
+      op.checking = false;
+      op.requests.clear();
+      verifyAgreement(op);
+      op.post(op);
+      // The next operation held for this communicator may now be checked.
+      auto next = std::find_if(held_.begin(), held_.end(),
+                               [&](const std::unique_ptr<MpiOp> &other) {
+                                 return other->checkComm == op.checkComm;
+                               });
+      if (next != held_.end()) {
+        std::unique_ptr<MpiOp> released = std::move(*next);
+        held_.erase(next);
+        postCheck(*released);
+        active_.push_back(std::move(released));
+      }
+      continue; // test it again: its post may have started nothing
+    }
     if (op.complete)
       op.complete(op);
     double now = monotonicSeconds();
     if (op.record)
       op.record(op, now - op.startTime);
     std::shared_ptr<RequestState> state = op.state;
-    active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
+    active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
     {
       std::lock_guard<std::mutex> lock(state->mutex);
       state->done = true;
       state->completedAt = now;
     }
     state->cv.notify_all();
-    progressed = true;
   }
   return progressed;
 }
 
-void MpiEngine::checkTimeouts(
-    const std::vector<std::unique_ptr<MpiOp>> &active) {
+void MpiEngine::checkTimeouts() {
   double now = monotonicSeconds();
   double limit = timeout();
-  for (const auto &op : active) {
-    if (now - op->startTime <= limit)
-      continue;
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", limit);
-    abortJob("timeout: collective did not complete within " +
-                 std::string(buf) + " s (SEQPAR_COLLECTIVE_TIMEOUT): " +
-                 op->description + "; aborting all ranks",
-             3);
-  }
+  for (const OpList *list : {&active_, &held_})
+    for (const auto &op : *list) {
+      if (now - op->startTime <= limit)
+        continue;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%g", limit);
+      std::string waiting =
+          op->checking ? "; not every member of " + op->groupLabel +
+                             " has reached this call (one skipped it or "
+                             "waits in another)"
+                       : "";
+      abortOnTimeout("timeout: collective did not complete within " +
+                     std::string(buf) + " s (SEQPAR_COLLECTIVE_TIMEOUT): " +
+                     op->description + waiting + "; aborting all ranks");
+    }
 }
 
 } // namespace detail

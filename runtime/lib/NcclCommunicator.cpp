@@ -6,8 +6,10 @@
 // communicator is needed, unlike ncclCommSplit). A collective is enqueued on
 // the group's stream after the user stream (seqpar_rt_set_cuda_stream,
 // default: legacy stream 0) reaches that point; "asynchronous" = an event is
-// recorded after it; wait() polls the event (host side, subject to the
-// timeout) and then makes the user stream wait for it. Non-leading dims are
+// recorded after it; wait() polls the event (host side, with the MPI
+// engine's back-off, subject to the timeout) and then makes the user stream
+// wait for it. The agreement check of each collective runs on the group's MPI
+// communicator without blocking the caller. Non-leading dims are
 // packed/unpacked with cudaMemcpy2DAsync; f16/bf16 reductions run in f32
 // (NcclKernels.cu); all-to-all is grouped ncclSend/ncclRecv.
 //
@@ -21,7 +23,6 @@
 
 #include <atomic>
 #include <cstdio>
-#include <thread>
 
 namespace seqpar {
 namespace rt {
@@ -330,7 +331,8 @@ Status NcclRequest::wait() {
   waited_ = true;
   double t0 = monotonicSeconds();
   Runtime &runtime = Runtime::get();
-  for (;;) {
+  Backoff backoff; // polls back off like the MPI engine's (Layout.h)
+  for (;; backoff.pause()) {
     cudaError_t e = cudaEventQuery(done_);
     if (e == cudaSuccess)
       break;
@@ -349,7 +351,6 @@ Status NcclRequest::wait() {
                            " (NCCL); aborting all ranks",
                        3);
     }
-    std::this_thread::yield();
   }
   double now = monotonicSeconds();
   if (completedAt_ < 0)
@@ -404,9 +405,9 @@ Status createNcclCommunicator(MpiCommunicator &host, int device,
   if (info.rank == 0)
     SEQPAR_NCCL(ncclGetUniqueId(&id));
   MPI_Comm comm = host.comm();
-  host.engine().runSync(
-      [&] { MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm); },
-      "ncclUniqueId broadcast for " + info.label());
+  host.runCollective(ControlKind::NcclInit,
+                     "ncclUniqueId broadcast for " + info.label(),
+                     [&] { MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, comm); });
   ncclComm_t nccl;
   SEQPAR_NCCL(ncclCommInitRank(&nccl, info.size, id, info.rank));
   cudaStream_t stream;

@@ -3,6 +3,7 @@
 #include "Backends.h"
 #include "Layout.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -61,6 +62,8 @@ public:
                              std::string(opKindName(op.kind)) +
                                  ": input and output must both be host or "
                                  "both CUDA device memory");
+      // NCCL gets the same agreement check and timeout, through MPI.
+      host_->checkOnly(op);
       if (!device_) {
         status = createNcclCommunicator(
             *host_, inOnDevice ? inDevice : outDevice, counters_, &device_);
@@ -82,15 +85,15 @@ private:
 double timeoutFromEnv() {
   const char *env = std::getenv("SEQPAR_COLLECTIVE_TIMEOUT");
   if (!env || !*env)
-    return 300;
+    return kDefaultTimeoutSeconds;
   char *end = nullptr;
   double v = std::strtod(env, &end);
-  if (end == env || *end || !(v > 0)) {
+  if (end == env || *end || !(v > 0) || !std::isfinite(v)) {
     std::fprintf(stderr,
                  "seqpar runtime: ignoring SEQPAR_COLLECTIVE_TIMEOUT='%s' "
-                 "(not a positive number of seconds); using 300\n",
-                 env);
-    return 300;
+                 "(not a positive number of seconds); using %g\n",
+                 env, kDefaultTimeoutSeconds);
+    return kDefaultTimeoutSeconds;
   }
   return v;
 }
@@ -259,15 +262,8 @@ Status Runtime::communicator(const std::vector<int64_t> &gridShape,
   info.worldRank = worldRank();
   info.rank = static_cast<int32_t>(groupRank);
   info.size = static_cast<int32_t>(groupSize);
-  MPI_Comm comm = MPI_COMM_NULL;
-  impl_->engine.runSync(
-      [&] {
-        MPI_Comm_split(MPI_COMM_WORLD, static_cast<int>(color),
-                       static_cast<int>(groupRank), &comm);
-      },
-      "MPI_Comm_split for " + info.label());
   auto host = std::make_unique<detail::MpiCommunicator>(
-      info, comm, impl_->engine, impl_->counters);
+      info, static_cast<int>(color), impl_->engine, impl_->counters);
   auto axis = std::make_unique<detail::AxisCommunicator>(std::move(host),
                                                          impl_->counters);
   *out = axis.get();
@@ -276,17 +272,10 @@ Status Runtime::communicator(const std::vector<int64_t> &gridShape,
 }
 
 Status Runtime::barrier() {
-  auto op = std::make_unique<detail::MpiOp>();
-  op->post = [](detail::MpiOp &o) {
-    o.requests.push_back(MPI_REQUEST_NULL);
-    MPI_Ibarrier(MPI_COMM_WORLD, &o.requests.back());
-  };
-  op->description = "barrier over the world";
-  auto state = std::make_shared<detail::RequestState>();
-  op->state = state;
-  op->startTime = detail::monotonicSeconds();
-  impl_->engine.submit(std::move(op));
-  impl_->engine.waitFor(*state);
+  // The agreement check is itself the barrier.
+  impl_->engine.runControl(
+      detail::controlSignature(detail::ControlKind::Barrier, worldRank()),
+      "barrier over the world", nullptr);
   return Status::success();
 }
 
@@ -329,11 +318,12 @@ Status Runtime::countersReport(bool json, std::string *out) {
   int size = worldSize(), rank = worldRank();
   std::vector<int> lengths(rank == 0 ? size : 0), offsets;
   std::string all;
-  impl_->engine.runSync(
-      [&] {
+  MPI_Comm comm = impl_->engine.controlComm();
+  impl_->engine.runControl(
+      detail::controlSignature(detail::ControlKind::CounterGather, worldRank()),
+      "gathering counters on rank 0", [&] {
         int length = static_cast<int>(text.size());
-        MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0,
-                   MPI_COMM_WORLD);
+        MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
         if (rank == 0) {
           int total = 0;
           for (int l : lengths) {
@@ -343,9 +333,8 @@ Status Runtime::countersReport(bool json, std::string *out) {
           all.resize(static_cast<size_t>(total));
         }
         MPI_Gatherv(text.data(), length, MPI_CHAR, &all[0], lengths.data(),
-                    offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
-      },
-      "gathering counters on rank 0");
+                    offsets.data(), MPI_CHAR, 0, comm);
+      });
   std::vector<CounterSnapshot> ranks;
   if (rank != 0) {
     ranks.push_back(mine);

@@ -171,7 +171,10 @@ struct CommunicatorInfo {
 
 /// A group of ranks that run collectives together; the analogue of MPI_Comm /
 /// ncclComm_t (IREE's iree_hal_channel_t). All members must issue the same
-/// collectives in the same order. Owned by the Runtime; never delete it.
+/// collectives in the same order: each collective is preceded by an
+/// agreement check, and members that call different collectives (kind,
+/// dtype, shape, dims, reduction, offset) abort the job with a message that
+/// names every member's call. Owned by the Runtime; never delete it.
 class Communicator {
 public:
   virtual ~Communicator();
@@ -215,10 +218,15 @@ struct CounterSnapshot {
   int64_t allocPeakBytes = -1;
 };
 
+/// Default of SEQPAR_COLLECTIVE_TIMEOUT: long enough for any one collective
+/// on these machines, short enough that a job whose ranks disagree ends soon.
+constexpr double kDefaultTimeoutSeconds = 30;
+
 /// Runtime options; defaults come from the environment.
 struct Options {
   /// Seconds a collective may take from start to completion before the job
-  /// is aborted. <= 0: read SEQPAR_COLLECTIVE_TIMEOUT (default 300).
+  /// is aborted. <= 0: read SEQPAR_COLLECTIVE_TIMEOUT (default
+  /// kDefaultTimeoutSeconds).
   double timeoutSeconds = 0;
 };
 
@@ -247,8 +255,10 @@ public:
 
   /// The communicator of the ranks that share this process's coordinates on
   /// every grid axis not in `axes` (row-major rank layout over gridShape, as
-  /// upstream shard.process_linear_index). Collective over the world on first
-  /// use of a (gridShape, axes) pair: every rank must ask in the same order.
+  /// upstream shard.process_linear_index). Local: the backend communicator
+  /// is made at the first collective on it, which is therefore collective
+  /// over the world (every rank makes the first collective of each
+  /// (gridShape, axes) pair, in the same order).
   /// Errors (InvalidArgument): prod(gridShape) != world size, an extent < 1,
   /// an axis out of range or repeated, no axes.
   Status communicator(const std::vector<int64_t> &gridShape,

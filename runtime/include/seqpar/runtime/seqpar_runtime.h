@@ -20,11 +20,14 @@
  *   rank and aborts every rank: the mode for compiled code that does not
  *   check return codes.
  * - collectives are collective: every rank of the communicator calls the same
- *   ones in the same order with matching shapes. A mismatch cannot be
- *   detected locally; it ends in the timeout below.
+ *   ones in the same order with matching shapes. Each collective starts with
+ *   an agreement check (a small all-gather of what every member calls):
+ *   members that call different collectives (kind, dtype, shape, dims,
+ *   reduction, offset) each print every member's call and the job aborts
+ *   (exit code 4). A rank that skips a collective ends in the timeout.
  * - timeout: a collective not complete SEQPAR_COLLECTIVE_TIMEOUT seconds
- *   (default 300) after it started prints rank, op, grid, axes and sizes to
- *   stderr and aborts every rank (MPI_Abort).
+ *   (default 30) after it started prints rank, op, grid, axes and sizes to
+ *   stderr and aborts every rank (MPI_Abort, exit code 3).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -93,6 +96,8 @@ const char *seqpar_rt_last_error(void);
 seqpar_rt_status_t seqpar_rt_set_error_mode(int32_t mode);
 /* Collective timeout in seconds (> 0); overrides SEQPAR_COLLECTIVE_TIMEOUT. */
 seqpar_rt_status_t seqpar_rt_set_timeout(double seconds);
+/* The collective timeout in seconds, or -1 before init. */
+double seqpar_rt_get_timeout(void);
 /* CUDA stream (cudaStream_t) device-buffer collectives order after; 0 =
  * legacy default stream. UNAVAILABLE when built without NCCL. */
 seqpar_rt_status_t seqpar_rt_set_cuda_stream(void *stream);

@@ -1,0 +1,16 @@
+// Every rank all-reduces x; then rank 1 skips the second all-reduce.
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func @forward(%x: tensor<4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>})
+    -> (tensor<4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}) {
+  %s = shard.all_reduce %x on @grid grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %r = shard.process_linear_index on @grid : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %r, %c0 : index
+  %y = scf.if %first -> tensor<4x8xf32> {
+    %t = shard.all_reduce %s on @grid grid_axes = [0] reduction = max : tensor<4x8xf32> -> tensor<4x8xf32>
+    scf.yield %t : tensor<4x8xf32>
+  } else {
+    scf.yield %s : tensor<4x8xf32>
+  }
+  return %y : tensor<4x8xf32>
+}
