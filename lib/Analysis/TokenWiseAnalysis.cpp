@@ -220,20 +220,16 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   return info;
 }
 
-/// True when slice op `slice` (extract or insert) spans dim `dim` (of size
-/// `full`) whole: offset 0, size `full`, stride 1, all static.
-static bool spansWholeDim(OffsetSizeAndStrideOpInterface slice, int64_t dim,
-                          int64_t full) {
+bool mlir::seqpar::spansWholeDim(OffsetSizeAndStrideOpInterface slice,
+                                 int64_t dim, int64_t full) {
   return getConstantIntValue(slice.getMixedOffsets()[dim]) == 0 &&
          getConstantIntValue(slice.getMixedSizes()[dim]) == full &&
          getConstantIntValue(slice.getMixedStrides()[dim]) == 1;
 }
 
-/// Maps the sequence digit (stride `inner`, extent `seqLen`) of a dim of
-/// size `size` onto the dims `sizes` it is expanded into. Returns the
-/// expanded dim (relative to the group) and its new inner stride.
-static std::optional<std::pair<int64_t, int64_t>>
-findSeqInExpansion(ArrayRef<int64_t> sizes, int64_t inner, int64_t seqLen) {
+std::optional<std::pair<int64_t, int64_t>>
+mlir::seqpar::findSeqInExpansion(ArrayRef<int64_t> sizes, int64_t inner,
+                                 int64_t seqLen) {
   int64_t stride = 1;
   for (int64_t j = static_cast<int64_t>(sizes.size()) - 1; j >= 0; --j) {
     if (ShapedType::isDynamic(sizes[j]))

@@ -13,6 +13,7 @@
 #include "seqpar/Plan/Plan.h"
 
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/SeqDimInference.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Report/Activations.h"
@@ -115,7 +116,16 @@ LogicalResult ShapeReader::readAttention() {
   shape.causal = first.getCausal();
   if (func.getNumArguments() == 0)
     return func.emitError() << "the graph has no input";
-  if (auto input = dyn_cast<RankedTensorType>(func.getArgument(0).getType()))
+  // The dim attention reads as its tokens (the passes infer the same one);
+  // a dim of the right size only when that fails (b == s would be taken
+  // for the batch).
+  SmallVector<AttentionTokens> tokens;
+  collectSeqParAttentionTokens(func, tokens);
+  SeqDimInference inferred = inferSeqDim(func, tokens);
+  if (inferred.succeeded() && inferred.argNumber == 0)
+    shape.seqDim = inferred.dim;
+  else if (auto input =
+               dyn_cast<RankedTensorType>(func.getArgument(0).getType()))
     shape.seqDim =
         llvm::find(input.getShape(), shape.seq) - input.getShape().begin();
   shape.hidden = int64_t(perToken(func.getArgument(0).getType()));

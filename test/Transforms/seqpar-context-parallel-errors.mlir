@@ -46,12 +46,14 @@ func.func @masked(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %m: tensor
 
 // -----
 
-// A called function keeps its signature: left alone.
+// A called function keeps its signature: left alone. The caller has no
+// sequence dim (and no attention to infer one from): skipped.
 shard.grid @grid(shape = 2)
 // expected-remark @+1 {{context-parallel: skipped, the function is called (its signature would change)}}
 func.func private @layer(%x: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
   return %x : tensor<1x4x8x4xf32>
 }
+// expected-remark @+1 {{context-parallel: skipped, no sequence dim for @caller: none is given (a seqpar.seq_dim argument attribute or the 'seq-dim' option) and it cannot be inferred: it has no attention}}
 func.func @caller(%x: tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32> {
   %y = func.call @layer(%x) : (tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32>
   return %y : tensor<1x4x8x4xf32>
@@ -59,9 +61,11 @@ func.func @caller(%x: tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32> {
 
 // -----
 
-// expected-error @+1 {{context-parallel: no function argument has a sequence dim}}
+// No sequence dim anywhere: an error at the function, saying why none could
+// be inferred.
 module {
   shard.grid @grid(shape = 2)
+  // expected-error @+1 {{context-parallel: no sequence dim for @none: none is given (a seqpar.seq_dim argument attribute or the 'seq-dim' option) and it cannot be inferred: it has no attention (seqpar.attention, or a softmax P.V product that seqpar-raise-attention recognises)}}
   func.func @none(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
     return %x : tensor<4x4xf32>
   }

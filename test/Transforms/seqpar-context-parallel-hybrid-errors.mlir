@@ -10,7 +10,7 @@
 // ONLYHYBRID: error: ulysses-axis is only used by strategy=hybrid
 // SAME: error: hybrid needs two different grid axes (grid-axis = ulysses-axis = 1)
 // RANGE: error: grid axis 2 is out of range for grid @grid of rank 2
-// DIVIDE: error: cp-ulysses=3 must be positive and divide cp=4
+// DIVIDE: error: seqpar-pipeline: cp-strategy=hybrid needs cp-ulysses > 1 dividing cp (cp=4, cp-ulysses=3)
 
 // MQA (one K/V head): K/V cannot be split over 2 Ulysses ranks.
 shard.grid @grid(shape = 2x2)

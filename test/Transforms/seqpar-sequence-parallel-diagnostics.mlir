@@ -93,10 +93,11 @@ func.func @dynamic_grid(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tens
 
 // -----
 
-// Tests that all-reduces without any sequence dim are an error.
+// Tests that all-reduces without any sequence dim are an error that says
+// why none could be inferred.
 
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
-// expected-error @below {{no sequence dim: put a seqpar.seq_dim attribute on an argument or pass the 'seq-dim' option}}
+// expected-error @below {{sequence-parallel: no sequence dim for @no_seq_dim: none is given (a seqpar.seq_dim argument attribute or the 'seq-dim' option) and it cannot be inferred: it has no attention (seqpar.attention, or a softmax P.V product that seqpar-raise-attention recognises)}}
 func.func @no_seq_dim(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
   return %r : tensor<8x16xf32>
@@ -233,7 +234,7 @@ func.func @unannotated_weights(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, 
 // with a remark when another function of the module has one.
 
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
-// expected-remark @below {{sequence-parallel: skipped, no argument of this function has a sequence dim (seqpar.seq_dim)}}
+// expected-remark @below {{sequence-parallel: skipped, no sequence dim for @helper: none is given (a seqpar.seq_dim argument attribute or the 'seq-dim' option) and it cannot be inferred: it has no attention}}
 func.func @helper(%v: tensor<16xf32>) -> tensor<16xf32> {
   %r = shard.all_reduce %v on @grid grid_axes = [0] : tensor<16xf32> -> tensor<16xf32>
   return %r : tensor<16xf32>

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
@@ -111,6 +112,19 @@ private:
 /// attribute wins; when no argument has one, `optionSeqDim` (if >= 0)
 /// applies to the first argument whose rank exceeds it.
 SmallVector<int64_t> getArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
+
+/// True when slice op `slice` (extract or insert) spans dim `dim` (of size
+/// `full`) whole: offset 0, size `full`, stride 1, all static.
+bool spansWholeDim(OffsetSizeAndStrideOpInterface slice, int64_t dim,
+                   int64_t full);
+
+/// Maps the sequence digit (stride `inner`, extent `seqLen`) of one dim onto
+/// the dims of sizes `sizes` (row-major) it is expanded into, or that are
+/// collapsed into it. Returns the dim (an index into `sizes`) holding the
+/// whole digit and the digit's inner stride there; none when the digit is
+/// split across dims or a size is dynamic.
+std::optional<std::pair<int64_t, int64_t>>
+findSeqInExpansion(ArrayRef<int64_t> sizes, int64_t inner, int64_t seqLen);
 
 } // namespace mlir::seqpar
 

@@ -12,6 +12,7 @@
 
 #include "ContextParallel.h"
 #include "GridAxis.h"
+#include "SeqDimChoice.h"
 #include "SequenceShardBuilder.h"
 
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
@@ -23,6 +24,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_CONTEXTPARALLEL
@@ -79,11 +81,24 @@ private:
   LogicalResult runOnFunction(func::FuncOp func, AttentionStrategy strategy,
                               bool zigzag);
   bool anyFunctionWithSeqDim = false;
+  /// Functions without a sequence dim, and why (see runOnOperation).
+  SmallVector<std::pair<func::FuncOp, std::string>> functionsWithoutSeqDim;
 };
 
 } // namespace
 
 void ContextParallelPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // Options first, before any IR is read.
+  for (const std::string &why :
+       {whyInvalidAxisOption("grid-axis", gridAxis),
+        whyInvalidAxisOption("ulysses-axis", ulyssesAxis),
+        whyInvalidSeqDimOption(seqDim)}) {
+    if (why.empty())
+      continue;
+    emitError(module.getLoc()) << "context-parallel: " << why;
+    return signalPassFailure();
+  }
   std::optional<AttentionStrategy> parsed = parseAttentionStrategy(strategy);
   if (!parsed) {
     emitError(getOperation().getLoc())
@@ -104,17 +119,20 @@ void ContextParallelPass::runOnOperation() {
         << "': expected zigzag or none";
     return signalPassFailure();
   }
-  anyFunctionWithSeqDim = false;
-  for (auto func :
-       llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
-    if (failed(runOnFunction(func, *parsed, loadBalance == "zigzag")))
-      return signalPassFailure();
-  if (!anyFunctionWithSeqDim) {
-    emitError(getOperation().getLoc())
-        << "context-parallel: no function argument has a sequence dim; put "
-           "a seqpar.seq_dim attribute on one or pass the 'seq-dim' option";
+  if (llvm::all_of(module.getOps<func::FuncOp>(),
+                   [](func::FuncOp func) { return func.getBody().empty(); })) {
+    emitError(module.getLoc())
+        << "context-parallel: the module has no function with a body";
     return signalPassFailure();
   }
+  anyFunctionWithSeqDim = false;
+  functionsWithoutSeqDim.clear();
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (failed(runOnFunction(func, *parsed, loadBalance == "zigzag")))
+      return signalPassFailure();
+  if (failed(reportFunctionsWithoutSeqDim(
+          "context-parallel", functionsWithoutSeqDim, anyFunctionWithSeqDim)))
+    signalPassFailure();
 }
 
 LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
@@ -122,9 +140,12 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
                                                  bool zigzag) {
   if (func.getBody().empty())
     return success();
-  SmallVector<int64_t> argSeqDims = getArgSeqDims(func, seqDim);
-  if (llvm::none_of(argSeqDims, [](int64_t dim) { return dim >= 0; }))
+  ArgSeqDims choice = chooseArgSeqDims(func, seqDim);
+  if (!choice.any()) {
+    functionsWithoutSeqDim.push_back({func, choice.whyNone});
     return success();
+  }
+  SmallVector<int64_t> argSeqDims = std::move(choice.dims);
   anyFunctionWithSeqDim = true;
   if (!func.getBody().hasOneBlock()) {
     emitRemark(func.getLoc()) << "context-parallel: skipped, the function has "
@@ -159,7 +180,13 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
              << axis << ")";
     axes.push_back(second);
     axisSizes.push_back(ulyssesRanks);
-    numRanks *= ulyssesRanks;
+    std::optional<int64_t> product = llvm::checkedMul(numRanks, ulyssesRanks);
+    if (!product)
+      return emitError(func.getLoc())
+             << "hybrid: the " << numRanks << " x " << ulyssesRanks
+             << " ranks of grid axes [" << axis << ", " << second << "] of "
+             << grid << " overflow a 64-bit count";
+    numRanks = *product;
   }
   auto axesString = [&] {
     std::string text;
@@ -171,7 +198,19 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
   if (failed(analysis.run()))
     return failure();
   int64_t seqLen = analysis.getSeqLen();
-  int64_t pieces = zigzag ? 2 * numRanks : numRanks;
+  // Every rank holds at least one token; checked before any size is
+  // derived from c.
+  if (numRanks > seqLen)
+    return emitError(func.getLoc())
+           << "context-parallel: the " << numRanks << " ranks of grid axes ["
+           << axesString() << "] of " << grid << " exceed the sequence length "
+           << seqLen << ": a context-parallel size is at most s";
+  std::optional<int64_t> chunks =
+      zigzag ? llvm::checkedMul<int64_t>(2, numRanks) : numRanks;
+  if (!chunks)
+    return emitError(func.getLoc()) << "context-parallel: 2 x " << numRanks
+                                    << " zigzag chunks overflow a 64-bit count";
+  int64_t pieces = *chunks;
   Block &body = func.getBody().front();
 
   // Arguments: unsplit along the sequence (or contiguously split, without

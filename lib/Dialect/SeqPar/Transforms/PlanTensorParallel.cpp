@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_PLANTENSORPARALLEL
@@ -254,12 +255,41 @@ struct PlanTensorParallelPass
     : public seqpar::impl::PlanTensorParallelBase<PlanTensorParallelPass> {
   using Base::Base;
   void runOnOperation() override;
+  /// Range checks of the options, before any IR is read or created.
+  LogicalResult checkOptions();
   LogicalResult getGrid(FlatSymbolRefAttr &grid, int64_t &numRanks);
   LogicalResult planFunction(func::FuncOp func, FlatSymbolRefAttr grid,
                              int64_t numRanks);
 };
 
 } // namespace
+
+LogicalResult PlanTensorParallelPass::checkOptions() {
+  Location loc = getOperation().getLoc();
+  if (tp < 0)
+    return emitError(loc) << "tensor parallelism: tp=" << tp.getValue()
+                          << " is not a TP size: expected tp >= 1, or 0 (the "
+                             "default) for the size of the grid axis";
+  if (cp < 1)
+    return emitError(loc) << "tensor parallelism: cp=" << cp.getValue()
+                          << " is not a context-parallel size: expected cp "
+                             ">= 1 (1: no CP axis)";
+  if (cpUlysses < 1 || cp % cpUlysses != 0)
+    return emitError(loc) << "tensor parallelism: cp-ulysses="
+                          << cpUlysses.getValue()
+                          << " must be positive and divide cp="
+                          << cp.getValue();
+  if (gridAxis < 0)
+    return emitError(loc) << "tensor parallelism: grid-axis="
+                          << gridAxis.getValue()
+                          << " is not a grid axis: expected an axis >= 0";
+  // The created grid's device count: t * c must be a 64-bit count.
+  if (!llvm::checkedMul<int64_t>(std::max<int64_t>(tp, 1), cp))
+    return emitError(loc) << "tensor parallelism: tp=" << tp.getValue()
+                          << " x cp=" << cp.getValue()
+                          << " ranks overflow a 64-bit count";
+  return success();
+}
 
 LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
                                               int64_t &numRanks) {
@@ -271,10 +301,6 @@ LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
       return emitError(module.getLoc())
              << "no shard.grid @" << gridName << ": give the TP size (tp=N)";
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    if (cpUlysses < 1 || cp % cpUlysses != 0)
-      return emitError(module.getLoc())
-             << "cp-ulysses=" << cpUlysses.getValue()
-             << " must be positive and divide cp=" << cp.getValue();
     SmallVector<int64_t> shape{tp};
     if (cpUlysses > 1)
       shape.append({cp / cpUlysses, cpUlysses});
@@ -283,16 +309,18 @@ LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
     gridOp = shard::GridOp::create(b, module.getLoc(), gridName, shape);
     gridOp.setPrivate();
   }
-  if (gridAxis < 0 || gridAxis >= gridOp.getRank())
+  if (gridAxis >= gridOp.getRank())
     return emitError(gridOp.getLoc()) << "grid axis " << gridAxis.getValue()
                                       << " is out of range for @" << gridName;
   numRanks = gridOp.getShape()[gridAxis];
+  if (ShapedType::isDynamic(numRanks) || numRanks < 1)
+    return emitError(gridOp.getLoc())
+           << "axis " << gridAxis.getValue() << " of @" << gridName
+           << " has a dynamic size: the TP axis needs a static size";
   if (tp > 0 && numRanks != tp)
     return emitError(gridOp.getLoc())
            << "tp=" << tp.getValue() << " but axis " << gridAxis.getValue()
            << " of @" << gridName << " has " << numRanks << " ranks";
-  if (ShapedType::isDynamic(numRanks) || numRanks < 1)
-    return emitError(gridOp.getLoc()) << "the TP axis needs a static size";
   grid = FlatSymbolRefAttr::get(gridOp.getSymNameAttr());
   return success();
 }
@@ -340,10 +368,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     // (MQA: a K/V of one head is never split into heads, so the failure is
     // wherever its features meet Q's heads, not a divisibility one.)
     SmallVector<linalg::LinalgOp> kept(seeds), dropped;
+    int64_t widest = 0;
+    for (linalg::LinalgOp seed : seeds)
+      widest = std::max(widest, outputFeatures(seed));
     if (!plan && seeds.size() > 1) {
-      int64_t widest = 0;
-      for (linalg::LinalgOp seed : seeds)
-        widest = std::max(widest, outputFeatures(seed));
       llvm::erase_if(kept, [&](linalg::LinalgOp seed) {
         if (outputFeatures(seed) == widest)
           return false;
@@ -369,9 +397,11 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     }
     for (linalg::LinalgOp seed : dropped)
       emitRemark(seed.getLoc())
-          << "linear left replicated (narrower than the linears beside it, "
-             "as GQA/MQA K/V with fewer heads than tp="
-          << numRanks << "): " << reported.reason
+          << "linear left replicated (its " << outputFeatures(seed)
+          << " output features are narrower than the " << widest
+          << " of the linears reading the same activation, as GQA/MQA K/V "
+             "projections whose heads are not split): "
+          << reported.reason
           << "; the block reads this rank's part of its output by local slices";
     replicated += dropped.size();
     seeds = kept;
@@ -416,7 +446,7 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
 void PlanTensorParallelPass::runOnOperation() {
   FlatSymbolRefAttr grid;
   int64_t numRanks = 0;
-  if (failed(getGrid(grid, numRanks)))
+  if (failed(checkOptions()) || failed(getGrid(grid, numRanks)))
     return signalPassFailure();
   for (auto func : getOperation().getOps<func::FuncOp>()) {
     if (func.isExternal())

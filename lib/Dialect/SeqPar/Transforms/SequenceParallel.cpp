@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GridAxis.h"
+#include "SeqDimChoice.h"
 #include "SequenceShardBuilder.h"
 
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
@@ -403,8 +404,9 @@ struct SequenceParallelPass
 private:
   LogicalResult runOnFunction(func::FuncOp func);
 
-  /// Functions with TP all-reduces but no sequence dim (see runOnOperation).
-  SmallVector<func::FuncOp> functionsWithoutSeqDim;
+  /// Functions with TP all-reduces but no sequence dim, and why (see
+  /// runOnOperation).
+  SmallVector<std::pair<func::FuncOp, std::string>> functionsWithoutSeqDim;
   bool anyFunctionWithSeqDim = false;
   void rewrite(func::FuncOp func, SequenceParallelPlan &plan,
                SequenceShardBuilder &builder, int64_t numRanks,
@@ -417,33 +419,67 @@ private:
 };
 
 void SequenceParallelPass::runOnOperation() {
-  functionsWithoutSeqDim.clear();
-  anyFunctionWithSeqDim = false;
-  for (auto func :
-       llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
-    if (failed(runOnFunction(func)))
-      return signalPassFailure();
-  // TP all-reduces in functions without a sequence dim: an error when no
-  // function names one (the user forgot it), else a remark per function
-  // (helpers called from the rewritten entry).
-  for (func::FuncOp func : functionsWithoutSeqDim) {
-    if (anyFunctionWithSeqDim) {
-      emitRemark(func.getLoc())
-          << "sequence-parallel: skipped, no argument of this function has a "
-             "sequence dim (seqpar.seq_dim)";
+  ModuleOp module = getOperation();
+  // Options first, before any IR is read.
+  for (const std::string &why : {whyInvalidAxisOption("grid-axis", gridAxis),
+                                 whyInvalidSeqDimOption(seqDim)}) {
+    if (why.empty())
       continue;
-    }
-    InFlightDiagnostic diag = emitError(func.getLoc())
-                              << "no sequence dim: put a seqpar.seq_dim "
-                                 "attribute on an argument";
-    if (seqDim >= 0)
-      diag << " (the seq-dim=" << seqDim
-           << " option applies to the first tensor argument of rank > "
-           << seqDim << ", and there is none)";
-    else
-      diag << " or pass the 'seq-dim' option";
+    emitError(module.getLoc()) << "sequence-parallel: " << why;
     return signalPassFailure();
   }
+  bool anyBody = false, anyAllReduce = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    anyBody |= !func.getBody().empty();
+    func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });
+  }
+  if (!anyBody) {
+    emitError(module.getLoc())
+        << "sequence-parallel: the module has no function with a body";
+    return signalPassFailure();
+  }
+  // Nothing to rewrite: a TP per-rank program has all-reduces on a grid.
+  if (!anyAllReduce && !inputSharded) {
+    if (module.getOps<shard::GridOp>().empty()) {
+      emitError(module.getLoc())
+          << "sequence-parallel: the module has no shard.grid and no "
+             "all_reduce: it is not a tensor-parallel per-rank program "
+             "(seqpar-pipeline partitions an unsharded graph)";
+      return signalPassFailure();
+    }
+    emitRemark(module.getLoc())
+        << "sequence-parallel: no function has an all_reduce to rewrite";
+    return;
+  }
+  functionsWithoutSeqDim.clear();
+  anyFunctionWithSeqDim = false;
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (failed(runOnFunction(func)))
+      return signalPassFailure();
+  // TP all-reduces in functions without a sequence dim.
+  if (failed(reportFunctionsWithoutSeqDim(
+          "sequence-parallel", functionsWithoutSeqDim, anyFunctionWithSeqDim)))
+    signalPassFailure();
+}
+
+/// "dim 0 of 'tensor<30x64xf32>', which flattens 2 sequences of 15 tokens":
+/// where `value` holds the sequence, saying so when the dim holds more than
+/// the sequence (an [b*s, h] or [s*b, h] view).
+static std::string describeSeqDim(Value value, SeqDim seq,
+                                  const TokenWiseAnalysis &analysis) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "dim " << seq.dim << " of '" << value.getType() << "'";
+  int64_t outer = analysis.getOuter(value, seq);
+  if (outer == 1 && seq.inner == 1)
+    return text;
+  os << ", which flattens ";
+  if (outer > 1)
+    os << outer << " sequences of ";
+  os << analysis.getSeqLen() << " tokens";
+  if (seq.inner > 1)
+    os << " of " << seq.inner << " rows each";
+  return text;
 }
 
 /// Reports TP all-reduces the rewrite does not see: only the top level of a
@@ -479,7 +515,8 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
                              numRanks)))
     return failure();
 
-  TokenWiseAnalysis analysis(func, getArgSeqDims(func, seqDim));
+  ArgSeqDims argSeqDims = chooseArgSeqDims(func, seqDim);
+  TokenWiseAnalysis analysis(func, argSeqDims.dims);
   if (failed(analysis.run()))
     return failure();
   // The signature may only change where no call site depends on it.
@@ -500,24 +537,30 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
   if (analysis.getSeqLen() < 0) {
     // Decided for the whole module once every function has been seen.
     if (!plan.allRoots.empty())
-      functionsWithoutSeqDim.push_back(func);
+      functionsWithoutSeqDim.push_back({func, argSeqDims.whyNone});
     return success();
   }
   anyFunctionWithSeqDim = true;
   // Refuse uneven shards before touching the IR, unless asked to pad
-  // (SPEC section 3.2).
+  // (SPEC section 3.2); more ranks than tokens are refused even then (the
+  // padding would be larger than the sequence).
   int64_t seqLen = analysis.getSeqLen();
-  if (seqLen % numRanks != 0 && !plan.shardedValues.empty()) {
+  if ((seqLen % numRanks != 0 || numRanks > seqLen) &&
+      !plan.shardedValues.empty()) {
     Value culprit = plan.shardedValues.front().first;
     SeqDim seq = *analysis.getSeqDim(culprit);
     Location at = culprit.getLoc();
+    std::string where = describeSeqDim(culprit, seq, analysis);
+    if (numRanks > seqLen)
+      return emitError(at) << "the " << numRanks << " ranks of grid axis "
+                           << axis << " of " << grid
+                           << " exceed the sequence length " << seqLen << " ("
+                           << where << ")";
     if (!padUneven || plan.inputSharded) {
-      InFlightDiagnostic diag = emitError(at)
-                                << "sequence length " << seqLen << " (dim "
-                                << seq.dim << " of " << culprit.getType()
-                                << ") is not divisible by the " << numRanks
-                                << " ranks of grid axis " << axis << " of "
-                                << grid;
+      InFlightDiagnostic diag =
+          emitError(at) << "sequence length " << seqLen << " (" << where
+                        << ") is not divisible by the " << numRanks
+                        << " ranks of grid axis " << axis << " of " << grid;
       if (plan.inputSharded)
         diag << "; an input taken sequence-sharded cannot be padded";
       else

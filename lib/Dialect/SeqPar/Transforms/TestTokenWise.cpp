@@ -18,6 +18,12 @@ struct TestTokenWisePass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (seqDim < -1) {
+      func.emitError() << "seq-dim=" << seqDim.getValue()
+                       << " is not a dim: expected a dim >= 0, or -1 (the "
+                          "default: none)";
+      return signalPassFailure();
+    }
     TokenWiseAnalysis analysis(func, getArgSeqDims(func, seqDim));
     if (failed(analysis.run()))
       return signalPassFailure();

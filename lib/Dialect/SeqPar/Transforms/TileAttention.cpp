@@ -100,7 +100,14 @@ struct TileAttentionPass
   using TileAttentionBase::TileAttentionBase;
 
   void runOnOperation() override {
-    if (kvTile <= 0)
+    if (kvTile < 0) {
+      getOperation()->emitError()
+          << "tile-attention: kv-tile=" << kvTile.getValue()
+          << " (seqpar-lower-to-llvm: attention-kv-tile) is not a tile size: "
+             "expected keys per tile >= 1, or 0 to disable tiling";
+      return signalPassFailure();
+    }
+    if (kvTile == 0)
       return;
     auto tiles = [&](Value key) {
       int64_t keys = cast<RankedTensorType>(key.getType()).getDimSize(2);

@@ -33,11 +33,14 @@ struct SequenceParallelPipelineOptions
     : public PassPipelineOptions<SequenceParallelPipelineOptions> {
   PassOptions::Option<std::string> grid{*this, "grid",
                                         llvm::cl::desc("Grid symbol")};
-  PassOptions::Option<int64_t> gridAxis{*this, "grid-axis",
-                                        llvm::cl::desc("TP grid axis"),
-                                        llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> gridAxis{
+      *this, "grid-axis",
+      llvm::cl::desc("TP grid axis (-1: the grid's only axis)"),
+      llvm::cl::init(-1)};
   PassOptions::Option<int64_t> seqDim{
-      *this, "seq-dim", llvm::cl::desc("Sequence dim of the first argument"),
+      *this, "seq-dim",
+      llvm::cl::desc("Sequence dim of the first argument (-1: inferred from "
+                     "the attention)"),
       llvm::cl::init(-1)};
   PassOptions::Option<bool> inputSharded{
       *this, "input-sharded",
@@ -74,7 +77,9 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       llvm::cl::desc("Megatron sequence parallelism on the TP axis"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> seqDim{
-      *this, "seq-dim", llvm::cl::desc("Sequence dim of the first argument"),
+      *this, "seq-dim",
+      llvm::cl::desc("Sequence dim of the first argument (-1: inferred from "
+                     "the attention)"),
       llvm::cl::init(-1)};
   PassOptions::Option<bool> pad{
       *this, "pad",
@@ -91,7 +96,8 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       llvm::cl::init("ring")};
   PassOptions::Option<int64_t> cpUlysses{
       *this, "cp-ulysses",
-      llvm::cl::desc("Hybrid's Ulysses size u (grid [tp, cp/u, u])"),
+      llvm::cl::desc("Hybrid's Ulysses size u > 1 dividing cp (grid [tp, "
+                     "cp/u, u]); only with cp-strategy=hybrid"),
       llvm::cl::init(1)};
   PassOptions::Option<bool> cpPad{
       *this, "cp-pad",
@@ -104,7 +110,10 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       llvm::cl::init("zigzag")};
 };
 
-/// Builds `seqpar-pipeline`: inlining, tosa to linalg/arith/tensor, CSE,
+/// Builds `seqpar-pipeline`. Options that make no sense (sizes below 1, an
+/// unknown strategy, cp-ulysses without hybrid, ...) build a pipeline that
+/// only reports them, as an error at the module. Otherwise: inlining, tosa
+/// to linalg/arith/tensor, CSE,
 /// seqpar-plan-tensor-parallel (tp) on grid axis 0; with cp > 1 (grid
 /// [tp, cp], or [tp, cp/u, u] for hybrid) seqpar-raise-attention and
 /// seqpar-context-parallel on axis 1 (hybrid: ring on 1, Ulysses on 2);

@@ -21,8 +21,12 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
     (N(t-1)/t each).
 
     The sequence dim is read from the `seqpar.seq_dim` argument attribute
-    (which wins) or from the `seq-dim` option applied to the first argument,
-    and propagated through the graph by the token-wise analysis. Values
+    (which wins) or from the `seq-dim` option applied to the first argument;
+    when neither is given it is inferred, with a remark, as the dim the
+    function's attention (written out or `seqpar.attention`) reads as its
+    tokens, followed back to an argument. An explicit choice the attention
+    contradicts is kept, with a remark naming both. It is propagated
+    through the graph by the token-wise analysis. Values
     that are replicated and indexed by the sequence (the program's input, a
     position table) are sliced locally, without communication, where they
     meet the sharded residual stream. Position-dependent ops (`linalg.index`
@@ -60,10 +64,11 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
     Option<"gridName", "grid", "std::string", /*default=*/"\"\"",
            "Grid symbol (default: the module's only shard.grid)">,
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"-1",
-           "TP grid axis (default: 0 when the grid has one axis)">,
+           "TP grid axis; -1 (the default): the grid's only axis">,
     Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
            "Sequence dim of the first tensor argument of rank > seq-dim, "
-           "used when no argument has a seqpar.seq_dim attribute">,
+           "used when no argument has a seqpar.seq_dim attribute; -1 (the "
+           "default): inferred from the attention">,
     Option<"inputSharded", "input-sharded", "bool", /*default=*/"false",
            "Take sequence-carrying arguments already sequence-sharded "
            "(changes their type and sharding attribute)">,
@@ -326,7 +331,8 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
   let options = [
     Option<"kvTile", "kv-tile", "int64_t", /*default=*/"1024",
            "Keys per tile; blocks with at most this many keys, or a number "
-           "not divisible by it, stay whole (0 disables)">
+           "not divisible by it, stay whole (0 disables; negative is an "
+           "error)">
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Attention blocks split into tiles">
@@ -371,7 +377,8 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
   let description = [{
     Context parallelism (SPEC section 3.3). Input: a program whose attention
     is `seqpar.attention` (see `seqpar-raise-attention`), with the sequence
-    dim of its inputs named by `seqpar.seq_dim` or the `seq-dim` option; it
+    dim of its inputs named by `seqpar.seq_dim` or the `seq-dim` option, or
+    else inferred from the attention as in `seqpar-sequence-parallel`; it
     may already be a TP per-rank program (the CP axis is then another axis
     of the same grid). Output: the per-rank program on a CP axis of c ranks
     in which every sequence-carrying argument holds s/c tokens (contiguous,
@@ -416,22 +423,25 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
     (an op without a token-wise rule, an attention on f64 or whose mask is
     split along the sequence) are all-gathered (and un-permuted) before it,
     with a remark naming the op. Without `pad`, sequence lengths not
-    divisible by c (2c with zigzag) are located errors. Functions with
-    call sites are left as they are, with a remark.
+    divisible by c (2c with zigzag) are located errors, and so is a CP
+    size c larger than s (padded or not). Functions with call sites are
+    left as they are, with a remark.
   }];
   let options = [
     Option<"gridName", "grid", "std::string", /*default=*/"\"\"",
            "Grid symbol (default: the module's only shard.grid)">,
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"-1",
-           "CP grid axis (default: 0 when the grid has one axis)">,
+           "CP grid axis; -1 (the default): the grid's only axis">,
     Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
            "Sequence dim of the first tensor argument of rank > seq-dim, "
-           "used when no argument has a seqpar.seq_dim attribute">,
+           "used when no argument has a seqpar.seq_dim attribute; -1 (the "
+           "default): inferred from the attention">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"ring\"",
            "Distributed attention: ring, all-gather, ulysses or hybrid">,
     Option<"ulyssesAxis", "ulysses-axis", "int64_t", /*default=*/"-1",
            "Grid axis of hybrid's Ulysses all-to-all (the ring runs on "
-           "grid-axis); the sequence is split over both">,
+           "grid-axis); the sequence is split over both; -1 (the default): "
+           "none, for the other strategies">,
     Option<"pad", "pad", "bool", /*default=*/"false",
            "Pad a sequence not divisible by c (2c with zigzag) and mask the "
            "padding (arguments stay whole, results are gathered)">,
@@ -483,6 +493,25 @@ def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
     Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
            "Sequence dim of the first tensor argument of rank > seq-dim, "
            "used when no argument has a seqpar.seq_dim attribute">
+  ];
+}
+
+def TestSeqDim : Pass<"seqpar-test-seq-dim", "::mlir::func::FuncOp"> {
+  let summary = "Report each function's sequence dims as a remark (for tests)";
+  let description = [{
+    Chooses the sequence dim of each argument as the sequence-parallel and
+    context-parallel rewrites do (a `seqpar.seq_dim` attribute, else the
+    `seq-dim` option, else the dim the function's attention reads as its
+    tokens, followed back to an argument) and emits one remark per
+    function: `argument sequence dims: [d0, d1, ...]` (-1: none), or
+    `no sequence dim: <why>`. The choice's own remarks (inferred, or an
+    explicit choice the attention contradicts) come with it.
+  }];
+  let options = [
+    Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
+           "Sequence dim of the first tensor argument of rank > seq-dim, "
+           "used when no argument has a seqpar.seq_dim attribute; -1 (the "
+           "default): inferred from the attention">
   ];
 }
 

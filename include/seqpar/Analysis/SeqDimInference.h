@@ -1,0 +1,62 @@
+//===- SeqDimInference.h - the sequence dim attention implies ---*- C++ -*-===//
+//
+// SPEC section 3.1: the sequence dim cannot be assumed ([s, b, h], [b, s, h],
+// [b*s, h]). When neither a `seqpar.seq_dim` attribute nor the `seq-dim`
+// option names it, it is the dim attention reads as its query/key tokens,
+// followed back through the graph (indexing maps, reshapes, slices,
+// transposes, collectives) to the function's arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_ANALYSIS_SEQDIMINFERENCE_H
+#define SEQPAR_ANALYSIS_SEQDIMINFERENCE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <string>
+
+namespace mlir::seqpar {
+
+/// A dim of a ranked tensor that an attention reads as its query or key
+/// tokens (the whole dim: one token per index).
+struct AttentionTokens {
+  Value value;
+  int64_t dim;
+};
+
+/// Appends dim 2 of the query, key and value of every `seqpar.attention` and
+/// `seqpar.attention_block` in `func` (their [b, heads, tokens, d] layout).
+void collectSeqParAttentionTokens(func::FuncOp func,
+                                  SmallVectorImpl<AttentionTokens> &tokens);
+
+/// What the attention of a function implies about its sequence dim.
+struct SeqDimInference {
+  /// The argument whose dim `dim` holds the tokens; -1 when nothing could be
+  /// inferred (then `why` says why).
+  int64_t argNumber = -1;
+  int64_t dim = -1;
+  std::string why;
+  /// Every argument dim some attention's tokens were followed back to
+  /// (argument number -> dims), e.g. a RoPE table [s, d] besides the input.
+  llvm::MapVector<unsigned, SmallVector<int64_t, 2>> reached;
+
+  bool succeeded() const { return argNumber >= 0; }
+};
+
+/// Follows each of `tokens` back to the arguments of `func` (top-level ops
+/// and the ops defining their operands; an op without a rule ends the path).
+/// A dim holding the tokens flattened with other dims ([b*s, h] or [s*b, h])
+/// counts as that dim, as the `seq-dim` option would name it. The argument
+/// chosen is the one the most token dims reach (the input reaches Q, K and
+/// V; a position table only Q and K); it must be reached at a single dim.
+/// Fails, with `why`, without attention, when no token dim reaches an
+/// argument, when two arguments tie, or when the chosen one is reached at
+/// two dims (both dims of an [s, s] mask).
+SeqDimInference inferSeqDim(func::FuncOp func,
+                            ArrayRef<AttentionTokens> tokens);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_ANALYSIS_SEQDIMINFERENCE_H

@@ -1,0 +1,47 @@
+// Tests that seqpar-plan-tensor-parallel refuses option values that make no
+// sense, before reading or creating any IR, and a TP axis of dynamic size.
+
+// RUN: split-file %s %t
+// RUN: seqpar-opt %t/tp.mlir -verify-diagnostics --seqpar-plan-tensor-parallel=tp=-1
+// RUN: seqpar-opt %t/cp.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=2 cp=0"
+// RUN: seqpar-opt %t/cp-ulysses.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=2 cp=4 cp-ulysses=3"
+// RUN: seqpar-opt %t/grid-axis.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=2 grid-axis=-1"
+// RUN: seqpar-opt %t/overflow.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=4611686018427387904 cp=4"
+// RUN: seqpar-opt %t/dynamic.mlir -verify-diagnostics --seqpar-plan-tensor-parallel=tp=2
+// RUN: not seqpar-opt %t/dynamic.mlir --seqpar-plan-tensor-parallel=tp=2 -o /dev/null 2>/dev/null
+
+//--- tp.mlir
+// expected-error @+1 {{tensor parallelism: tp=-1 is not a TP size: expected tp >= 1, or 0 (the default) for the size of the grid axis}}
+module {
+}
+
+//--- cp.mlir
+// expected-error @+1 {{tensor parallelism: cp=0 is not a context-parallel size: expected cp >= 1 (1: no CP axis)}}
+module {
+}
+
+//--- cp-ulysses.mlir
+// expected-error @+1 {{tensor parallelism: cp-ulysses=3 must be positive and divide cp=4}}
+module {
+}
+
+//--- grid-axis.mlir
+// expected-error @+1 {{tensor parallelism: grid-axis=-1 is not a grid axis: expected an axis >= 0}}
+module {
+}
+
+//--- overflow.mlir
+// expected-error @+1 {{tensor parallelism: tp=4611686018427387904 x cp=4 ranks overflow a 64-bit count}}
+module {
+}
+
+//--- dynamic.mlir
+// A dynamic TP axis is named as such (it was printed as
+// "-9223372036854775808 ranks").
+module {
+  // expected-error @+1 {{axis 0 of @grid has a dynamic size: the TP axis needs a static size}}
+  shard.grid @grid(shape = ?) {sym_visibility = "private"}
+  func.func @f(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    return %x : tensor<8x16xf32>
+  }
+}
