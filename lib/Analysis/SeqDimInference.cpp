@@ -257,7 +257,8 @@ void TokenTracer::visit(const Digit &digit) {
           same(attention->getOperand(0));
       })
       .Case<AttentionMergeOp>([&](AttentionMergeOp merge) {
-        same(resultIndex == 0 ? merge.getOutA() : merge.getLseA());
+        // Results (out, row max, row sum) follow the first partial's.
+        same(merge->getOperand(resultIndex));
       })
       .Case<shard::AllReduceOp>(
           [&](shard::AllReduceOp reduce) { same(reduce.getInput()); })

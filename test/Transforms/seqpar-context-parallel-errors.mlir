@@ -3,7 +3,7 @@
 // RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="strategy=tree" 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
 
-// ULYSSES: error: ulysses needs the query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring, all-gather or hybrid
+// ULYSSES: error: ulysses needs the query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring, all-gather or hybrid (seqpar-pipeline: cp-strategy=)
 // STRATEGY: error: unknown strategy 'tree': expected ring, all-gather, ulysses or hybrid
 // BALANCE: error: unknown load-balance 'random': expected zigzag or none
 

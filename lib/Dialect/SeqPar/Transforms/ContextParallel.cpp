@@ -272,12 +272,13 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
         if (strategy == AttentionStrategy::Ulysses &&
             failed(checkUlyssesHeads(attention, numRanks,
                                      "use strategy=ring, all-gather or "
-                                     "hybrid")))
+                                     "hybrid (seqpar-pipeline: cp-strategy=)")))
           return failure();
         if (strategy == AttentionStrategy::Hybrid &&
             failed(checkUlyssesHeads(attention, axisSizes[1],
                                      "use strategy=ring, or fewer ranks on the "
-                                     "Ulysses axis")))
+                                     "Ulysses axis (seqpar-pipeline: a "
+                                     "smaller cp-ulysses)")))
           return failure();
         ++numAttention;
         localOps.insert(&op);
