@@ -12,6 +12,7 @@
 
 #include "seqpar/Plan/Plan.h"
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -321,6 +322,13 @@ void ShapeReader::countSavedActivations() {
 
 FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
                                                    StringRef entry) {
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && (entry.empty() || func.getSymName() == entry)) {
+      if (diagnoseBufferForm(func, "seqpar-plan-auto",
+                             DiagnosticSeverity::Error))
+        return failure();
+      break;
+    }
   OwningOpRef<ModuleOp> clone(cast<ModuleOp>(module->clone()));
   PassManager pm(module->getContext());
   buildFrontendNormalizationPipeline(pm);

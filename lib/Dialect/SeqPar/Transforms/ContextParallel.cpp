@@ -14,6 +14,7 @@
 #include "GridAxis.h"
 #include "SequenceShardBuilder.h"
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -120,7 +121,7 @@ void ContextParallelPass::runOnOperation() {
 LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
                                                  AttentionStrategy strategy,
                                                  bool zigzag) {
-  if (func.getBody().empty())
+  if (func.getBody().empty() || diagnoseBufferForm(func, getArgument()))
     return success();
   SmallVector<int64_t> argSeqDims = getArgSeqDims(func, seqDim);
   if (llvm::none_of(argSeqDims, [](int64_t dim) { return dim >= 0; }))

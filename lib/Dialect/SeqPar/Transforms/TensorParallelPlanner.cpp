@@ -12,10 +12,6 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-static int64_t dimSize(Value v, int64_t dim) {
-  return cast<RankedTensorType>(v.getType()).getDimSize(dim);
-}
-
 /// True for values whose content does not depend on anything a rank holds:
 /// they can be rebuilt with a per-rank shape.
 static bool isShapeOnly(Value v) {
@@ -54,7 +50,8 @@ BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
 
 OpOperand *TensorParallelPlanner::getLinearWeight(linalg::LinalgOp op,
                                                   unsigned &featureLoop) {
-  if (!isPlainContraction(op))
+  // A linear on buffers has no result to split.
+  if (!op.hasPureTensorSemantics() || !isPlainContraction(op))
     return nullptr;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   auto uses = [](AffineMap map, unsigned loop) {
@@ -63,7 +60,8 @@ OpOperand *TensorParallelPlanner::getLinearWeight(linalg::LinalgOp op,
   for (unsigned w : {1u, 0u}) {
     OpOperand *weight = op.getDpsInputOperand(w);
     BlockArgument arg = getWeightArgument(weight->get());
-    if (!arg || cast<RankedTensorType>(arg.getType()).getRank() != 2)
+    auto argType = arg ? dyn_cast<RankedTensorType>(arg.getType()) : nullptr;
+    if (!argType || argType.getRank() != 2)
       continue;
     SmallVector<unsigned> candidates;
     for (auto [loop, kind] : llvm::enumerate(op.getIteratorTypesArray()))
@@ -99,7 +97,10 @@ LogicalResult TensorParallelPlanner::split(Value value, TPSplit s,
       return success();
     return fail(at, "would need a value split in two different ways");
   }
-  int64_t size = dimSize(value, s.dim);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return fail(at, "would split a value that is not a ranked tensor");
+  int64_t size = type.getDimSize(s.dim);
   if (ShapedType::isDynamic(size))
     return fail(at, "the split dim is dynamic");
   if (size % (s.outer * s.inner) != 0)
@@ -311,7 +312,7 @@ LogicalResult TensorParallelPlanner::visitSlice(tensor::ExtractSliceOp op,
   if (!op.hasUnitStride() || !op.getOffsets().empty() || !op.getSizes().empty())
     return fail(op,
                 "slices with dynamic offsets or sizes, or non-unit strides");
-  int64_t size = dimSize(op.getSource(), s.dim);
+  int64_t size = op.getSourceType().getDimSize(s.dim);
   int64_t block = size / s.outer; // one group: extent * inner elements
   int64_t offset = op.getStaticOffsets()[s.dim];
   int64_t length = op.getStaticSizes()[s.dim];
