@@ -99,6 +99,21 @@ func.func @accumulator_transformed(%x: tensor<16x16xf32>, %w1: tensor<16x32xf32>
 
 // -----
 
+// A split that reaches an unranked tensor (through tensor.cast) has no dim to
+// split: the linear stays replicated.
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @unranked(%x: tensor<16x64xf32>, %w: tensor<64x256xf32>) -> tensor<*xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  // expected-remark-re @+1 {{linear left replicated: 'tensor.cast' at {{.*}} would split a value that is not a ranked tensor}}
+  %h = linalg.matmul ins(%x, %w : tensor<16x64xf32>, tensor<64x256xf32>) outs(%z : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %c = tensor.cast %h : tensor<16x256xf32> to tensor<*xf32>
+  return %c : tensor<*xf32>
+}
+
+// -----
+
 // An existing grid whose TP axis disagrees with tp.
 // expected-error @+1 {{tp=4 but axis 0 of @grid has 2 ranks}}
 shard.grid @grid(shape = 2)
