@@ -103,7 +103,11 @@ LogicalResult TensorParallelPlanner::split(Value value, TPSplit s,
   int64_t size = type.getDimSize(s.dim);
   if (ShapedType::isDynamic(size))
     return fail(at, "the split dim is dynamic");
-  if (size % (s.outer * s.inner) != 0)
+  // Every later division (reshapes, slices, local shapes) is by a part of a
+  // split dim: none may be empty.
+  if (size == 0)
+    return fail(at, "the split dim " + llvm::Twine(s.dim) + " is empty");
+  if (s.outer < 1 || s.inner < 1 || size % (s.outer * s.inner) != 0)
     return fail(at, "the split does not tile dim " + llvm::Twine(s.dim));
   int64_t extent = size / (s.outer * s.inner);
   if (extent % numRanks != 0)
@@ -188,6 +192,29 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   };
   bool reduction =
       op.getIteratorTypesArray()[loop] == utils::IteratorType::reduction;
+  // The split must hold for every operand and result, not only the ones
+  // that brought it: each reads the split loop at most once, as a plain dim,
+  // and a reduction over it leaves it out of every result (each rank's
+  // partial sum is of the whole output).
+  for (auto [index, map] : llvm::enumerate(maps)) {
+    int uses = 0;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == loop)
+        ++uses;
+      else if (expr.isFunctionOfDim(loop))
+        return fail(op, "indexes the split loop d" + llvm::Twine(loop) +
+                            " with a compound expression in operand #" +
+                            llvm::Twine(index));
+    }
+    if (uses > 1)
+      return fail(op, "indexes the split loop d" + llvm::Twine(loop) +
+                          " twice in operand #" + llvm::Twine(index));
+    if (reduction && uses &&
+        index >= static_cast<size_t>(op.getNumDpsInputs()))
+      return fail(op, "reduces over the split loop d" + llvm::Twine(loop) +
+                          " but keeps it in result #" +
+                          llvm::Twine(index - op.getNumDpsInputs()));
+  }
   if (reduction) {
     // A row-parallel linear: each rank contracts its part of the split dim,
     // leaving partial sums of the full output.
@@ -263,8 +290,8 @@ FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
   return failure();
 }
 
-TPSplit
-TensorParallelPlanner::collapseSplit(RankedTensorType expanded,
+FailureOr<TPSplit>
+TensorParallelPlanner::collapseSplit(Operation *op, RankedTensorType expanded,
                                      ArrayRef<ReassociationIndices> groups,
                                      TPSplit s) {
   for (auto [newDim, group] : llvm::enumerate(groups)) {
@@ -272,14 +299,18 @@ TensorParallelPlanner::collapseSplit(RankedTensorType expanded,
       continue;
     int64_t before = 1, after = 1;
     for (int64_t d : group) {
+      int64_t size = expanded.getDimSize(d);
+      if (d != s.dim && (ShapedType::isDynamic(size) || size == 0))
+        return fail(op, "merges the split dim with an empty or dynamic dim");
       if (d < s.dim)
-        before *= expanded.getDimSize(d);
+        before *= size;
       if (d > s.dim)
-        after *= expanded.getDimSize(d);
+        after *= size;
     }
-    return {static_cast<int64_t>(newDim), s.outer * before, s.inner * after};
+    return TPSplit{static_cast<int64_t>(newDim), s.outer * before,
+                   s.inner * after};
   }
-  return {};
+  return fail(op, "collapses the split dim away");
 }
 
 LogicalResult
@@ -300,7 +331,10 @@ TensorParallelPlanner::visitReshape(Operation *op, Value expanded,
       return failure();
     mapped = *e;
   } else {
-    mapped = collapseSplit(expandedType, groups, s);
+    FailureOr<TPSplit> c = collapseSplit(op, expandedType, groups, s);
+    if (failed(c))
+      return failure();
+    mapped = *c;
   }
   if (forward)
     return split(op->getResult(0), mapped, op);
