@@ -107,6 +107,11 @@ LogicalResult ShapeReader::readAttention() {
   }
   if (q.getDimSize(2) != k.getDimSize(2))
     return first.emitError() << "cross-attention (s_q != s_kv) is not planned";
+  // The cost model divides by each of b, a, s, d (a_kv >= 1 by the
+  // verifier, and K's other dims are Q's).
+  if (q.getNumElements() == 0)
+    return first.emitError() << "attention with an empty dim (query " << q
+                             << "): the planner needs b, a, s, d >= 1";
   shape.layers = attentions.size();
   shape.batch = q.getDimSize(0);
   shape.heads = q.getDimSize(1);
@@ -352,6 +357,8 @@ FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
   }
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "the planner reads a single-block function";
+  if (failed(checkFiguresFit(func)))
+    return failure();
   ModelShape shape;
   shape.entry = func.getSymName().str();
   ShapeReader reader(func, shape);

@@ -117,7 +117,8 @@ int main(int argc, char **argv) {
   }
   llvm::json::Array reports;
   for (func::FuncOp func : funcs)
-    if (diagnoseBufferForm(func, "seqpar-report", DiagnosticSeverity::Error))
+    if (diagnoseBufferForm(func, "seqpar-report", DiagnosticSeverity::Error) ||
+        failed(checkFiguresFit(func)))
       return 1;
   for (func::FuncOp func : funcs) {
     FunctionReport report = buildReport(func, recompute);
