@@ -183,6 +183,13 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
     std::optional<SeqDim> seq = analysis.getSeqDim(arg);
     if (!seq)
       continue;
+    // An empty argument has no tokens to shard (its slices would be empty).
+    if (cast<RankedTensorType>(arg.getType()).getNumElements() == 0) {
+      emitRemark(arg.getLoc())
+          << "context-parallel: argument #" << arg.getArgNumber()
+          << " is empty (" << arg.getType() << "): left whole";
+      continue;
+    }
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
     DimShardingAttr split =
         sharding ? sharding.getDimSharding(seq->dim) : DimShardingAttr();
