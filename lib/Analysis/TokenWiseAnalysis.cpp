@@ -211,10 +211,10 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
     // whole sequence (whose result is global), and not proven token-wise.
     for (auto [resultIndex, init] : llvm::enumerate(op.getDpsInitsMutable()))
       if (info.operandDims[init.getOperandNumber()] >= 0)
-        return notTokenWise(Kind::NotTokenWise,
-                            "reduces over the sequence loop d" +
-                                Twine(info.seqLoop) + " but keeps it in result #" +
-                                Twine(resultIndex));
+        return notTokenWise(
+            Kind::NotTokenWise,
+            "reduces over the sequence loop d" + Twine(info.seqLoop) +
+                " but keeps it in result #" + Twine(resultIndex));
     // Every operand reads the sequence through loop L and L is reduced: the
     // result is the combination of per-shard partial results.
     info.kind = Kind::NotTokenWise;

@@ -97,8 +97,7 @@ std::string mlir::seqpar::figureOutOfRange(const ModelShape &shape,
        {shape.layers, 2, b, s, shape.kvHeads, shape.headDim, e}},
       {"the weight bytes with Adam states 16 * parameters",
        {16, params.value_or(-1)}},
-      {"the attention's score elements b * a * s * s",
-       {b, shape.heads, s, s}},
+      {"the attention's score elements b * a * s * s", {b, shape.heads, s, s}},
   };
   for (const Figure &figure : figures) {
     std::optional<int64_t> value = 1;

@@ -71,8 +71,8 @@ std::optional<int64_t> tripCountAround(Operation *op) {
     if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
       continue;
     std::optional<int64_t> extent = llvm::checkedSub(*ub, *lb);
-    count = extent ? llvm::checkedMul(*count, *extent / *step +
-                                                  (*extent % *step != 0))
+    count = extent ? llvm::checkedMul(*count,
+                                      *extent / *step + (*extent % *step != 0))
                    : std::nullopt;
   }
   return count;
@@ -170,9 +170,9 @@ std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
     if (!qt.hasStaticShape() || !kt.hasStaticShape())
       return std::nullopt;
     // 4 * b * a * s_q * s_kv * d: Q.K^T and P.V.
-    return count("attention", {4, qt.getDimSize(0), qt.getDimSize(1),
-                               qt.getDimSize(2), kt.getDimSize(2),
-                               qt.getDimSize(3)});
+    return count("attention",
+                 {4, qt.getDimSize(0), qt.getDimSize(1), qt.getDimSize(2),
+                  kt.getDimSize(2), qt.getDimSize(3)});
   };
   if (auto attention = dyn_cast<AttentionOp>(op))
     return attentionFlops(attention.getQuery(), attention.getKey());
@@ -192,7 +192,6 @@ std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
   if (perPoint == 0)
     return std::nullopt;
   space.push_back(perPoint);
-  return count(linalgOp.getNumReductionLoops() > 0 ? "reduction"
-                                                   : "elementwise",
-               space);
+  return count(
+      linalgOp.getNumReductionLoops() > 0 ? "reduction" : "elementwise", space);
 }

@@ -6,8 +6,8 @@
 #include "seqpar/Report/Activations.h"
 
 #include "mlir/Support/DebugStringHelper.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -94,8 +94,7 @@ LogicalResult mlir::seqpar::checkFiguresFit(func::FuncOp func) {
     if (std::optional<CollectiveCost> c = collectiveCost(op))
       if (failed(add(sent, c->fits ? std::optional(c->bytes) : std::nullopt,
                      op->getLoc(),
-                     "the bytes '" + op->getName().getStringRef() +
-                         "' sends")))
+                     "the bytes '" + op->getName().getStringRef() + "' sends")))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -24,8 +24,9 @@ Operation *findBufferFormOp(func::FuncOp func);
 /// When `func` is in buffer form, emits at the first buffer-form op a
 /// diagnostic of `severity` saying that `pass` works on tensors and leaves
 /// @func as it is (or, for an error, cannot run on it), and returns true.
-bool diagnoseBufferForm(func::FuncOp func, StringRef pass,
-                        DiagnosticSeverity severity = DiagnosticSeverity::Remark);
+bool diagnoseBufferForm(
+    func::FuncOp func, StringRef pass,
+    DiagnosticSeverity severity = DiagnosticSeverity::Remark);
 
 } // namespace mlir::seqpar
 

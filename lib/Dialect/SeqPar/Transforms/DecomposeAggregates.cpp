@@ -27,8 +27,8 @@ struct DecomposeAggregatesPass
       if (llvm::any_of(op->getOperandTypes(),
                        [](Type t) { return isa<BaseMemRefType>(t); })) {
         op->emitOpError() << "is on buffers: seqpar-decompose-aggregates "
-                           "decomposes the tensor form (run it before "
-                           "bufferization)";
+                             "decomposes the tensor form (run it before "
+                             "bufferization)";
         return signalPassFailure();
       }
       rewriter.setInsertionPoint(op);

@@ -209,8 +209,7 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
     if (uses > 1)
       return fail(op, "indexes the split loop d" + llvm::Twine(loop) +
                           " twice in operand #" + llvm::Twine(index));
-    if (reduction && uses &&
-        index >= static_cast<size_t>(op.getNumDpsInputs()))
+    if (reduction && uses && index >= static_cast<size_t>(op.getNumDpsInputs()))
       return fail(op, "reduces over the split loop d" + llvm::Twine(loop) +
                           " but keeps it in result #" +
                           llvm::Twine(index - op.getNumDpsInputs()));
