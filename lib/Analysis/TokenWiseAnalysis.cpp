@@ -207,6 +207,14 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   if (!isMemoryEffectFree(op))
     return notTokenWise(Kind::Unknown, "has memory effects");
   if (!parallel) {
+    // A reduction loop that a result still indexes: not a reduction of the
+    // whole sequence (whose result is global), and not proven token-wise.
+    for (auto [resultIndex, init] : llvm::enumerate(op.getDpsInitsMutable()))
+      if (info.operandDims[init.getOperandNumber()] >= 0)
+        return notTokenWise(
+            Kind::NotTokenWise,
+            "reduces over the sequence loop d" + Twine(info.seqLoop) +
+                " but keeps it in result #" + Twine(resultIndex));
     // Every operand reads the sequence through loop L and L is reduced: the
     // result is the combination of per-shard partial results.
     info.kind = Kind::NotTokenWise;

@@ -12,6 +12,7 @@
 
 #include "seqpar/Plan/Plan.h"
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/SeqDimInference.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -107,6 +108,11 @@ LogicalResult ShapeReader::readAttention() {
   }
   if (q.getDimSize(2) != k.getDimSize(2))
     return first.emitError() << "cross-attention (s_q != s_kv) is not planned";
+  // The cost model divides by each of b, a, s, d (a_kv >= 1 by the
+  // verifier, and K's other dims are Q's).
+  if (q.getNumElements() == 0)
+    return first.emitError() << "attention with an empty dim (query " << q
+                             << "): the planner needs b, a, s, d >= 1";
   shape.layers = attentions.size();
   shape.batch = q.getDimSize(0);
   shape.heads = q.getDimSize(1);
@@ -331,6 +337,13 @@ void ShapeReader::countSavedActivations() {
 
 FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
                                                    StringRef entry) {
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && (entry.empty() || func.getSymName() == entry)) {
+      if (diagnoseBufferForm(func, "seqpar-plan-auto",
+                             DiagnosticSeverity::Error))
+        return failure();
+      break;
+    }
   OwningOpRef<ModuleOp> clone(cast<ModuleOp>(module->clone()));
   PassManager pm(module->getContext());
   buildFrontendNormalizationPipeline(pm);
@@ -354,6 +367,8 @@ FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
   }
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "the planner reads a single-block function";
+  if (failed(checkFiguresFit(func)))
+    return failure();
   ModelShape shape;
   shape.entry = func.getSymName().str();
   ShapeReader reader(func, shape);

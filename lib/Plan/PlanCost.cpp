@@ -8,7 +8,9 @@
 
 #include "seqpar/Plan/Plan.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -73,6 +75,39 @@ std::string PlanConfig::pipelineOptions(const ModelShape &shape) const {
       text += " cp-pad=true";
   }
   return text;
+}
+
+std::string mlir::seqpar::figureOutOfRange(const ModelShape &shape,
+                                           const PlanRequest &request) {
+  int64_t b = shape.batch, s = shape.seq, e = request.elementBytes;
+  // Padding adds fewer than 2c tokens (localTokens).
+  std::optional<int64_t> padded = llvm::checkedMul(request.devices, int64_t(2));
+  if (padded)
+    padded = llvm::checkedAdd(s, *padded);
+  std::optional<int64_t> params =
+      llvm::checkedAdd(shape.matrixParams, shape.vectorParams);
+  struct Figure {
+    const char *name;
+    SmallVector<int64_t> factors;
+  };
+  Figure figures[] = {
+      {"b * (s + 2D) tokens", {b, padded.value_or(-1)}},
+      {"one layer's activation bytes b * s * h * e", {b, s, shape.hidden, e}},
+      {"the KV cache bytes L * 2 * b * s * a_kv * d * e",
+       {shape.layers, 2, b, s, shape.kvHeads, shape.headDim, e}},
+      {"the weight bytes with Adam states 16 * parameters",
+       {16, params.value_or(-1)}},
+      {"the attention's score elements b * a * s * s", {b, shape.heads, s, s}},
+  };
+  for (const Figure &figure : figures) {
+    std::optional<int64_t> value = 1;
+    for (int64_t factor : figure.factors)
+      value = value && factor >= 0 ? llvm::checkedMul(*value, factor)
+                                   : std::nullopt;
+    if (!value)
+      return llvm::formatv("{0} exceed 2^63 - 1 at s = {1}", figure.name, s);
+  }
+  return "";
 }
 
 /// KV heads on one TP rank: a_kv/t, or one when t is a multiple of a_kv

@@ -5,6 +5,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -78,13 +81,24 @@ Value mlir::seqpar::storageRoot(Value value) {
   return value;
 }
 
-int64_t mlir::seqpar::tensorBytes(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
+std::optional<int64_t> mlir::seqpar::checkedBytes(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !isa<RankedTensorType, MemRefType>(type) ||
+      !shaped.hasStaticShape())
     return 0;
-  Type elem = tensor.getElementType();
+  Type elem = shaped.getElementType();
   int64_t bits = 64; // index and anything else: a 64-bit word
   if (elem.isIntOrFloat())
     bits = elem.getIntOrFloatBitWidth();
-  return tensor.getNumElements() * ((bits + 7) / 8);
+  std::optional<int64_t> bytes = (bits + 7) / 8;
+  for (int64_t size : shaped.getShape())
+    if (bytes)
+      bytes = llvm::checkedMul(*bytes, size);
+  return bytes;
+}
+
+int64_t mlir::seqpar::tensorBytes(Type type) {
+  if (!isa<RankedTensorType>(type))
+    return 0;
+  return checkedBytes(type).value_or(std::numeric_limits<int64_t>::max());
 }

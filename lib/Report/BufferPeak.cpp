@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
+#include "seqpar/Report/Activations.h"
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +22,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -39,18 +41,28 @@ struct Replay {
   State state;
   int64_t peak = 0;
   bool exact = true;
+  /// A buffer's bytes or the bytes live at once exceeded int64.
+  bool overflow = false;
 
   /// `alignment`: memref-to-llvm allocates that many bytes more and aligns
   /// the pointer by hand (no aligned_alloc), which the counter sees.
   void allocate(Value result, int64_t alignment = 0) {
     auto type = cast<MemRefType>(result.getType());
     int64_t size = 0;
-    if (type.hasStaticShape() && type.getElementType().isIntOrFloat())
-      size = type.getNumElements() *
-                 ((type.getElementType().getIntOrFloatBitWidth() + 7) / 8) +
-             alignment;
-    else
+    if (type.hasStaticShape() && type.getElementType().isIntOrFloat()) {
+      std::optional<int64_t> bytes = checkedBytes(type);
+      if (bytes)
+        bytes = llvm::checkedAdd(*bytes, alignment);
+      std::optional<int64_t> current =
+          bytes ? llvm::checkedAdd(state.current, *bytes) : std::nullopt;
+      if (!current) {
+        overflow = true;
+        return;
+      }
+      size = *bytes;
+    } else {
       exact = false;
+    }
     state.buffer[result] = state.bytes.size();
     state.bytes.push_back(size);
     state.live.push_back(true);
@@ -188,5 +200,8 @@ FailureOr<BufferPeak> mlir::seqpar::predictBufferPeak(ModuleOp module,
     return failure();
   Replay replay;
   replay.run(func.getBody().front());
+  if (replay.overflow)
+    return func.emitError()
+           << "the forward peak of buffers does not fit in 64-bit bytes";
   return BufferPeak{replay.peak, replay.state.current, replay.exact};
 }

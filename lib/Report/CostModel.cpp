@@ -11,6 +11,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -56,18 +59,32 @@ bool describe(Operation *op, Kind &kind, FlatSymbolRefAttr &grid,
 constexpr const char *kKindNames[] = {"all_reduce", "all_gather",
                                       "reduce_scatter", "all_to_all", "send"};
 
-/// Iterations of the scf.for loops around `op` (static bounds), or 1.
-int64_t tripCountAround(Operation *op) {
-  int64_t count = 1;
-  for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+/// Iterations of the scf.for loops around `op` (static bounds), or 1;
+/// nullopt when the count does not fit in int64.
+std::optional<int64_t> tripCountAround(Operation *op) {
+  std::optional<int64_t> count = 1;
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop && count;
        loop = loop->getParentOfType<scf::ForOp>()) {
     std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
     std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (lb && ub && step && *step > 0 && *ub > *lb)
-      count *= (*ub - *lb + *step - 1) / *step;
+    if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+      continue;
+    std::optional<int64_t> extent = llvm::checkedSub(*ub, *lb);
+    count = extent ? llvm::checkedMul(*count,
+                                      *extent / *step + (*extent % *step != 0))
+                   : std::nullopt;
   }
   return count;
+}
+
+/// The product of `factors`, nullopt when it does not fit in int64.
+std::optional<int64_t> checkedProduct(ArrayRef<int64_t> factors) {
+  std::optional<int64_t> product = 1;
+  for (int64_t factor : factors)
+    if (product)
+      product = llvm::checkedMul(*product, factor);
+  return product;
 }
 
 /// Float arithmetic ops in a linalg body.
@@ -112,38 +129,50 @@ std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
     return cost;
   // The runtime's counting (runtime/lib/Layout.cpp ringBytesSent), with N
   // the all-gather's output or the others' input.
-  __int128 n = tensorBytes(input.getType());
+  std::optional<int64_t> inputBytes = checkedBytes(input.getType());
+  __int128 n = inputBytes.value_or(0), bytes = 0;
   switch (kind) {
   case Kind::AllReduce:
-    cost.bytes = static_cast<int64_t>(2 * n * (t - 1) / t);
+    bytes = 2 * n * (t - 1) / t;
     break;
   case Kind::AllGather:
-    cost.bytes = static_cast<int64_t>(n * t * (t - 1) / t);
+    bytes = n * t * (t - 1) / t;
     break;
   case Kind::ReduceScatter:
   case Kind::AllToAll:
-    cost.bytes = static_cast<int64_t>(n * (t - 1) / t);
+    bytes = n * (t - 1) / t;
     break;
   case Kind::Shift:
-    cost.bytes = offset % t == 0 ? 0 : static_cast<int64_t>(n);
+    bytes = offset % t == 0 ? 0 : n;
     break;
   }
+  cost.fits = inputBytes && bytes <= std::numeric_limits<int64_t>::max();
+  cost.bytes = cost.fits ? static_cast<int64_t>(bytes) : 0;
   return cost;
 }
 
 std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
   OpFlops result;
-  int64_t trips = tripCountAround(op);
+  std::optional<int64_t> trips = tripCountAround(op);
+  auto count = [&](StringRef kind,
+                   ArrayRef<int64_t> factors) -> std::optional<OpFlops> {
+    SmallVector<int64_t> all(factors);
+    all.push_back(trips.value_or(0));
+    std::optional<int64_t> flops = checkedProduct(all);
+    result.kind = kind.str();
+    result.fits = trips && flops;
+    result.flops = flops.value_or(0);
+    return result;
+  };
   auto attentionFlops = [&](Value q, Value k) -> std::optional<OpFlops> {
     auto qt = cast<RankedTensorType>(q.getType());
     auto kt = cast<RankedTensorType>(k.getType());
     if (!qt.hasStaticShape() || !kt.hasStaticShape())
       return std::nullopt;
     // 4 * b * a * s_q * s_kv * d: Q.K^T and P.V.
-    result.kind = "attention";
-    result.flops = 4 * qt.getDimSize(0) * qt.getDimSize(1) * qt.getDimSize(2) *
-                   kt.getDimSize(2) * qt.getDimSize(3) * trips;
-    return result;
+    return count("attention",
+                 {4, qt.getDimSize(0), qt.getDimSize(1), qt.getDimSize(2),
+                  kt.getDimSize(2), qt.getDimSize(3)});
   };
   if (auto attention = dyn_cast<AttentionOp>(op))
     return attentionFlops(attention.getQuery(), attention.getKey());
@@ -152,23 +181,17 @@ std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics())
     return std::nullopt;
-  SmallVector<int64_t> ranges = linalgOp.getStaticLoopRanges();
-  int64_t space = 1;
-  for (int64_t range : ranges) {
-    if (ShapedType::isDynamic(range))
-      return std::nullopt;
-    space *= range;
-  }
+  SmallVector<int64_t> space = linalgOp.getStaticLoopRanges();
+  if (llvm::any_of(space, ShapedType::isDynamic))
+    return std::nullopt;
   if (isPlainContraction(linalgOp)) {
-    result.kind = "matmul";
-    result.flops = 2 * space * trips;
-    return result;
+    space.push_back(2);
+    return count("matmul", space);
   }
   int64_t perPoint = bodyFlops(linalgOp);
   if (perPoint == 0)
     return std::nullopt;
-  result.kind =
-      linalgOp.getNumReductionLoops() > 0 ? "reduction" : "elementwise";
-  result.flops = perPoint * space * trips;
-  return result;
+  space.push_back(perPoint);
+  return count(
+      linalgOp.getNumReductionLoops() > 0 ? "reduction" : "elementwise", space);
 }

@@ -3,6 +3,10 @@
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "seqpar/Report/Activations.h"
+
+#include "mlir/Support/DebugStringHelper.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/Format.h"
 
 using namespace mlir;
@@ -54,6 +58,47 @@ static void accumulate(Operation *op, LayerReport &into) {
     for (Block &block : region)
       for (Operation &nested : block)
         accumulate(&nested, into);
+}
+
+LogicalResult mlir::seqpar::checkFiguresFit(func::FuncOp func) {
+  std::optional<int64_t> bytes = 0, flops = 0, sent = 0;
+  // Adds `amount` (nullopt: it does not fit itself) to `total`.
+  auto add = [](std::optional<int64_t> &total, std::optional<int64_t> amount,
+                Location at, const Twine &what) -> LogicalResult {
+    if (amount && total)
+      total = llvm::checkedAdd(*total, *amount);
+    if (amount && total)
+      return success();
+    return emitError(at) << what
+                         << (amount ? " bring the function's total past "
+                                      "2^63 - 1"
+                                    : " do not fit in 64 bits")
+                         << " (sums built on them would wrap around)";
+  };
+  for (BlockArgument arg : func.getArguments())
+    if (failed(add(bytes, checkedBytes(arg.getType()), func.getLoc(),
+                   "the bytes of argument #" + Twine(arg.getArgNumber()) +
+                       " (" + debugString(arg.getType()) + ")")))
+      return failure();
+  WalkResult walk = func.walk([&](Operation *op) {
+    for (OpResult result : op->getResults())
+      if (failed(add(bytes, checkedBytes(result.getType()), op->getLoc(),
+                     "the bytes of result #" + Twine(result.getResultNumber()) +
+                         " of '" + op->getName().getStringRef() + "'")))
+        return WalkResult::interrupt();
+    if (std::optional<OpFlops> f = opFlops(op))
+      if (failed(add(flops, f->fits ? std::optional(f->flops) : std::nullopt,
+                     op->getLoc(),
+                     "the FLOPs of '" + op->getName().getStringRef() + "'")))
+        return WalkResult::interrupt();
+    if (std::optional<CollectiveCost> c = collectiveCost(op))
+      if (failed(add(sent, c->fits ? std::optional(c->bytes) : std::nullopt,
+                     op->getLoc(),
+                     "the bytes '" + op->getName().getStringRef() + "' sends")))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 FunctionReport mlir::seqpar::buildReport(func::FuncOp func,

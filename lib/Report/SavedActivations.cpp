@@ -330,9 +330,11 @@ void SaveRules::applyOpRule(Operation *op) {
       return;
     save(attention.getResult(), op, "attention output");
     auto q = cast<RankedTensorType>(attention.getQuery().getType());
+    // One f32 per query row: b * a * s (not numel / d, which is 0 / 0 for
+    // an empty head dim).
     if (q.hasStaticShape())
       saveKey(op, attention.getResult(), op, "attention LSE",
-              q.getNumElements() / q.getDimSize(3) * 4);
+              q.getDimSize(0) * q.getDimSize(1) * q.getDimSize(2) * 4);
     return;
   }
   if (auto block = dyn_cast<AttentionBlockOp>(op)) {

@@ -99,6 +99,106 @@ func.func @accumulator_transformed(%x: tensor<16x16xf32>, %w1: tensor<16x32xf32>
 
 // -----
 
+// A split that reaches an unranked tensor (through tensor.cast) has no dim to
+// split: the linear stays replicated.
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @unranked(%x: tensor<16x64xf32>, %w: tensor<64x256xf32>) -> tensor<*xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  // expected-remark-re @+1 {{linear left replicated: 'tensor.cast' at {{.*}} would split a value that is not a ranked tensor}}
+  %h = linalg.matmul ins(%x, %w : tensor<16x64xf32>, tensor<64x256xf32>) outs(%z : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %c = tensor.cast %h : tensor<16x256xf32> to tensor<*xf32>
+  return %c : tensor<*xf32>
+}
+
+// -----
+
+// An empty feature dim (0 output features) is not split: the head reshape
+// after it divided by its size (SIGFPE).
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @empty_features(%x: tensor<16x32xf32>, %w: tensor<32x0xf32>) -> tensor<16x0x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x0xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x0xf32>) -> tensor<16x0xf32>
+  // expected-remark-re @+1 {{linear left replicated: 'linalg.matmul' at {{.*}} the split dim 1 is empty}}
+  %h = linalg.matmul ins(%x, %w : tensor<16x32xf32>, tensor<32x0xf32>) outs(%z : tensor<16x0xf32>) -> tensor<16x0xf32>
+  %r = tensor.expand_shape %h [[0], [1, 2]] output_shape [16, 0, 4] : tensor<16x0xf32> into tensor<16x0x4xf32>
+  return %r : tensor<16x0x4xf32>
+}
+
+// -----
+
+// Tests that a split is proven for every operand and result of an op, not
+// only the operand that brought it. Here the split feature loop d1 is a
+// reduction that the result still indexes: splitting the init but not the
+// result gave invalid IR ("expected type of operand #2 ... to match type of
+// corresponding result").
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @reduction_loop_kept(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x8xf32>) -> tensor<16x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x256xf32>) outs(%z : tensor<16x256xf32>) -> tensor<16x256xf32>
+  // expected-remark-re @-1 {{linear left replicated: 'linalg.generic' at {{.*}} reduces over the split loop d1 but keeps it in result #0}}
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%h, %w2 : tensor<16x256xf32>, tensor<256x8xf32>) outs(%z : tensor<16x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.addf %o, %m : f32
+    linalg.yield %t : f32
+  } -> tensor<16x256xf32>
+  return %y : tensor<16x256xf32>
+}
+
+// -----
+
+// An operand that reads the split loop twice (a diagonal) cannot be cut
+// along one dim (its other dim kept the global size: invalid IR).
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @twice(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>, %d: tensor<256x256xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x256xf32>) outs(%z : tensor<16x256xf32>) -> tensor<16x256xf32>
+  // expected-remark-re @-1 {{linear left replicated: 'linalg.generic' at {{.*}} indexes the split loop d1 twice in operand #1}}
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%h, %d : tensor<16x256xf32>, tensor<256x256xf32>) outs(%e : tensor<16x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %t = arith.addf %a, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<16x256xf32>
+  %e2 = tensor.empty() : tensor<16x64xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  // expected-remark @+1 {{linear left replicated: 'func.return'}}
+  %r = linalg.matmul ins(%y, %w2 : tensor<16x256xf32>, tensor<256x64xf32>) outs(%z2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// An operand that reads the split loop through a compound expression
+// (255 - j) would read other ranks' features: before, it was left whole and
+// each rank read the wrong columns, silently.
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @compound(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>, %d: tensor<16x256xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x256xf32>) outs(%z : tensor<16x256xf32>) -> tensor<16x256xf32>
+  // expected-remark-re @-1 {{linear left replicated: 'linalg.generic' at {{.*}} indexes the split loop d1 with a compound expression in operand #1}}
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, 255 - j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%h, %d : tensor<16x256xf32>, tensor<16x256xf32>) outs(%e : tensor<16x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %t = arith.addf %a, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<16x256xf32>
+  %e2 = tensor.empty() : tensor<16x64xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  // expected-remark @+1 {{linear left replicated: 'func.return'}}
+  %r = linalg.matmul ins(%y, %w2 : tensor<16x256xf32>, tensor<256x64xf32>) outs(%z2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// -----
+
 // An existing grid whose TP axis disagrees with tp.
 // expected-error @+1 {{tp=4 but axis 0 of @grid has 2 ranks}}
 shard.grid @grid(shape = 2)

@@ -80,3 +80,17 @@ func.func @already(%x: tensor<1x4x4x4xf32> {seqpar.seq_dim = 2 : i64, seqpar.sha
   // expected-remark @-1 {{context-parallel: skipped, argument #0 is already split along its sequence dim or over grid axes [0]}}
   return %x : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// Tests that empty arguments (d = 0) are not sharded: the ring sliced their
+// empty dims into invalid IR ("offset 3 is out-of-bounds: 0 >= 0").
+shard.grid @grid(shape = 2)
+// expected-remark @+3 {{context-parallel: argument #0 is empty ('tensor<1x4x16x0xf32>'): left whole}}
+// expected-remark @+2 {{context-parallel: argument #1 is empty ('tensor<1x2x16x0xf32>'): left whole}}
+// expected-remark @+1 {{context-parallel over @grid axes [0] (c=2, s=16, zigzag): 0 attention -> ring (0 transfers, 0 bytes sent per rank), 0 all_gather (0 bytes)}}
+func.func @empty_head_dim(%q: tensor<1x4x16x0xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x2x16x0xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x16x0xf32> {
+  %o = seqpar.attention %q, %k, %k {causal, scale = 0.5 : f32}
+      : tensor<1x4x16x0xf32>, tensor<1x2x16x0xf32>, tensor<1x2x16x0xf32> -> tensor<1x4x16x0xf32>
+  return %o : tensor<1x4x16x0xf32>
+}

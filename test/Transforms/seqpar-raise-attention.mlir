@@ -342,3 +342,79 @@ func.func @tosa_softmax_table_mask(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf
   %o = linalg.batch_matmul ins(%pr, %v3 : tensor<2x4x4xf32>, tensor<2x4x8xf32>) outs(%zo : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
   return %o : tensor<2x4x8xf32>
 }
+
+// -----
+
+
+#q = affine_map<(b, h, i, j, e) -> (b, h, i, e)>
+#k = affine_map<(b, h, i, j, e) -> (b, j, h, e)>
+#s = affine_map<(b, h, i, j, e) -> (b, h, i, j)>
+#p = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#v = affine_map<(b, h, i, e, j) -> (b, h, j, e)>
+#o = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+
+// Tests that attention over no heads (a = 0) is left as it was: the matcher
+// divided P.V's batch count by the head count (SIGFPE).
+// CHECK-LABEL: func.func @no_heads
+// CHECK-NOT: seqpar.attention
+func.func @no_heads(%q: tensor<1x0x4x8xf32>, %k: tensor<1x4x0x8xf32>, %v: tensor<1x0x4x8xf32>) -> tensor<1x0x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = arith.constant 0.5 : f32
+  %neg = arith.constant -1.0e9 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<1x0x4x4xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<1x0x4x4xf32>) -> tensor<1x0x4x4xf32>
+  %s = linalg.generic {indexing_maps = [#q, #k, #s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x0x4x8xf32>, tensor<1x4x0x8xf32>) outs(%zs : tensor<1x0x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x0x4x4xf32>
+  %l = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x0x4x4xf32>) outs(%es : tensor<1x0x4x4xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %future = arith.cmpi ugt, %j, %i : index
+    %y = arith.mulf %x, %c : f32
+    %r = arith.select %future, %neg, %y : f32
+    linalg.yield %r : f32
+  } -> tensor<1x0x4x4xf32>
+  %er = tensor.empty() : tensor<1x0x4xf32>
+  %mi = linalg.fill ins(%ninf : f32) outs(%er : tensor<1x0x4xf32>) -> tensor<1x0x4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%l : tensor<1x0x4x4xf32>) outs(%mi : tensor<1x0x4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.maximumf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x0x4xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%l, %max : tensor<1x0x4x4xf32>, tensor<1x0x4xf32>) outs(%es : tensor<1x0x4x4xf32>) {
+  ^bb0(%x: f32, %mx: f32, %out: f32):
+    %d = arith.subf %x, %mx : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x0x4x4xf32>
+  %zr = linalg.fill ins(%zero : f32) outs(%er : tensor<1x0x4xf32>) -> tensor<1x0x4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ex : tensor<1x0x4x4xf32>) outs(%zr : tensor<1x0x4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %x, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x0x4xf32>
+  // expected-remark @+1 {{softmax not raised to seqpar.attention}}
+  %pr = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%ex, %sum : tensor<1x0x4x4xf32>, tensor<1x0x4xf32>) outs(%es : tensor<1x0x4x4xf32>) {
+  ^bb0(%x: f32, %sm: f32, %out: f32):
+    %r = arith.divf %x, %sm : f32
+    linalg.yield %r : f32
+  } -> tensor<1x0x4x4xf32>
+  %eo = tensor.empty() : tensor<1x0x4x8xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x0x4x8xf32>) -> tensor<1x0x4x8xf32>
+  // expected-remark @+1 {{attention not raised: P.V has an empty or dynamic loop (no query, key, head or head dim to attend over)}}
+  %o = linalg.generic {indexing_maps = [#p, #v, #o], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%pr, %v : tensor<1x0x4x4xf32>, tensor<1x0x4x8xf32>) outs(%zo : tensor<1x0x4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<1x0x4x8xf32>
+  return %o : tensor<1x0x4x8xf32>
+}
+

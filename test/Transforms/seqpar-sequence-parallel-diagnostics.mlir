@@ -245,3 +245,26 @@ func.func @entry(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16
   %a = arith.addf %r, %x : tensor<8x16xf32>
   return %a : tensor<8x16xf32>
 }
+
+// -----
+
+// Tests that a linalg op whose sequence loop is a reduction that its result
+// still indexes is not taken for a reduction over the sequence: the init was
+// localized and the result kept its global type ("expected type of operand
+// #1 ... to match type of corresponding result"). The all-reduce is kept.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{0 reduce_scatter (0 bytes) + 0 all_gather (0 bytes) + 1 all_reduce kept (512 bytes)}}
+func.func @reduction_loop_kept(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, replicated>}) -> tensor<8xf32> {
+  // expected-remark @below {{all_reduce kept: nothing token-wise follows it; its first consumer 'linalg.generic' mixes tokens: reduces over the sequence loop d0 but keeps it in result #0}}
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["reduction", "reduction"]} ins(%r : tensor<8x16xf32>) outs(%z : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %o, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<8xf32>
+  return %s : tensor<8xf32>
+}

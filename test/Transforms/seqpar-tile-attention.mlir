@@ -52,3 +52,17 @@ func.func @attention(%q: tensor<1x2x8x8xbf16>, %m: tensor<1x1x8x8xbf16>, %r: ten
       : tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32> -> tensor<1x2x6x8xf32>
   return %o, %om, %or : tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x6x8xf32>
 }
+
+// -----
+
+// Empty K/V (d = 0) is not tiled: its slices were out of bounds (invalid
+// IR).
+// CHECK-LABEL: func.func @empty_head_dim
+// CHECK-NOT: scf.for
+// CHECK: seqpar.attention
+// OFF-LABEL: func.func @empty_head_dim
+func.func @empty_head_dim(%q: tensor<1x4x16x0xf32>, %k: tensor<1x2x16x0xf32>) -> tensor<1x4x16x0xf32> {
+  %o = seqpar.attention %q, %k, %k {causal, scale = 0.5 : f32}
+      : tensor<1x4x16x0xf32>, tensor<1x2x16x0xf32>, tensor<1x2x16x0xf32> -> tensor<1x4x16x0xf32>
+  return %o : tensor<1x4x16x0xf32>
+}

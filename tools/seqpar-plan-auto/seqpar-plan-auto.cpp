@@ -20,9 +20,12 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -44,8 +47,7 @@ static cl::opt<std::string>
              cl::init("h100"));
 static cl::opt<double> memoryGiB(
     "memory-gib",
-    cl::desc("Memory budget per device, GiB (default: the preset's memory)"),
-    cl::init(0));
+    cl::desc("Memory budget per device, GiB (default: the preset's memory)"));
 static cl::opt<Workload> workload(
     "workload", cl::desc("What runs"),
     cl::values(clEnumValN(Workload::Prefill, "prefill",
@@ -59,8 +61,7 @@ static cl::opt<int64_t> elementBytes("element-bytes",
                                               "activation element (bf16: 2)"),
                                      cl::init(2));
 static cl::opt<int64_t> seqOverride(
-    "seq", cl::desc("Plan for this sequence length instead of the graph's"),
-    cl::init(0));
+    "seq", cl::desc("Plan for this sequence length instead of the graph's"));
 static cl::opt<unsigned> runnersUp("runners-up",
                                    cl::desc("Layouts printed after the best"),
                                    cl::init(4));
@@ -104,10 +105,26 @@ int main(int argc, char **argv) {
   if (!preset)
     return fail("unknown --hardware '" + hardware +
                 "' (expected h100, h200 or cpu)");
-  if (devices < 1)
-    return fail("--devices must be at least 1");
-  if (memoryGiB < 0 || elementBytes < 1 || seqOverride < 0)
-    return fail("--memory-gib, --element-bytes and --seq must be positive");
+  // Every option's range, before anything is read.
+  if (devices < 1 || devices > kMaxPlanDevices)
+    return fail(llvm::formatv("--devices={0}: expected 1 to {1} devices for "
+                              "one model replica",
+                              devices.getValue(), kMaxPlanDevices));
+  // A given budget is used as is (0 or nan is not "the preset's").
+  double budgetBytes = memoryGiB * GiB;
+  if (memoryGiB.getNumOccurrences() &&
+      !(std::isfinite(budgetBytes) && memoryGiB > 0)) {
+    std::string given;
+    llvm::raw_string_ostream(given) << llvm::format("%g", memoryGiB.getValue());
+    return fail("--memory-gib=" + given +
+                ": expected a positive, finite number of GiB");
+  }
+  if (elementBytes < 1 || elementBytes > 8)
+    return fail(llvm::formatv("--element-bytes={0}: expected 1 to 8 bytes",
+                              elementBytes.getValue()));
+  if (seqOverride.getNumOccurrences() && seqOverride < 1)
+    return fail(llvm::formatv("--seq={0}: expected a positive sequence length",
+                              seqOverride.getValue()));
 
   registerAllPasses();
   DialectRegistry registry;
@@ -130,7 +147,7 @@ int main(int argc, char **argv) {
   if (failed(read))
     return 1;
   ModelShape shape = *read;
-  if (seqOverride > 0)
+  if (seqOverride.getNumOccurrences())
     shape.seq = seqOverride;
 
   PlanRequest request;
@@ -139,8 +156,13 @@ int main(int argc, char **argv) {
   request.workload = workload;
   request.elementBytes = elementBytes;
   request.memoryBudgetBytes =
-      memoryGiB > 0 ? memoryGiB * GiB : preset->memoryBytes;
-  PlanResult result = searchPlans(shape, request, runnersUp + 1, exhaustive);
+      memoryGiB.getNumOccurrences() ? budgetBytes : preset->memoryBytes;
+  std::string outOfRange = figureOutOfRange(shape, request);
+  if (!outOfRange.empty())
+    return fail(outOfRange);
+  // In size_t: the unsigned count + 1 must not wrap to 0.
+  size_t keep = size_t(runnersUp) + 1;
+  PlanResult result = searchPlans(shape, request, keep, exhaustive);
   if (result.total == 0)
     return fail(llvm::formatv("no TP x CP layout of {0} devices suits {1} "
                               "heads ({2} KV heads) and {3} tokens",

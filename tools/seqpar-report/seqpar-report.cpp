@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/InitSeqPar.h"
 #include "seqpar/Report/Report.h"
@@ -115,6 +116,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   llvm::json::Array reports;
+  for (func::FuncOp func : funcs)
+    if (diagnoseBufferForm(func, "seqpar-report", DiagnosticSeverity::Error) ||
+        failed(checkFiguresFit(func)))
+      return 1;
   for (func::FuncOp func : funcs) {
     FunctionReport report = buildReport(func, recompute);
     if (peak) {

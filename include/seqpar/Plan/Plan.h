@@ -145,6 +145,17 @@ struct PlanRequest {
   Hardware hardware;
 };
 
+/// The most devices one model replica (t * c) is planned for: the search
+/// visits every divisor and every rank of a group (axisLink).
+constexpr int64_t kMaxPlanDevices = 1 << 16;
+
+/// Which of the integer figures the cost model builds on (tokens per rank
+/// with padding, one layer's activation bytes, the KV cache, the weights
+/// with Adam states, the attention's score elements) exceeds int64 for
+/// `shape` (its s possibly overridden) and `request`; empty when all fit.
+std::string figureOutOfRange(const ModelShape &shape,
+                             const PlanRequest &request);
+
 /// Why `config` cannot run `shape` with seqpar's rewrites (empty: it can).
 std::string configInvalidReason(const ModelShape &shape,
                                 const PlanConfig &config);

@@ -76,6 +76,7 @@ struct CollectiveCost {
   std::string kind; // "all_reduce", "all_gather", ...
   std::string axes; // grid axes, "[1]" or "[1,2]"
   int64_t bytes = 0;
+  bool fits = true; // false: the bytes exceed int64 (`bytes` is then wrong)
 };
 /// The cost of `op` if it is a collective over more than one rank (group
 /// sizes from its grid; a one-rank group is a copy, as in the runtime).
@@ -90,8 +91,15 @@ std::optional<CollectiveCost> collectiveCost(Operation *op);
 struct OpFlops {
   std::string kind;
   int64_t flops = 0;
+  bool fits = true; // false: the count exceeds int64 (`flops` is then wrong)
 };
 std::optional<OpFlops> opFlops(Operation *op);
+
+/// Fails with an error at the first op or value whose bytes, FLOPs or bytes
+/// sent do not fit in int64, or whose function totals of them do not: every
+/// figure and sum of a report (and of seqpar-plan-auto's graph reading) is
+/// then below them, so the plain int64 arithmetic after it cannot wrap.
+LogicalResult checkFiguresFit(func::FuncOp func);
 
 /// The forward peak of one function: the most bytes of program buffers
 /// live at once when it runs (inputs excluded, outputs included), from its

@@ -368,6 +368,12 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
   }
   if (!logits)
     return failure();
+  // Head counts and coordinates below are divided by these sizes.
+  if (llvm::any_of(ranges, [](int64_t size) { return size < 1; })) {
+    why = "P.V has an empty or dynamic loop (no query, key, head or head "
+          "dim to attend over)";
+    return failure();
+  }
 
   LogitTerms terms;
   Value scores = peelLogits(logits, pCoords, space, terms, why);

@@ -15,6 +15,7 @@
 #include "SeqDimChoice.h"
 #include "SequenceShardBuilder.h"
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -138,7 +139,7 @@ void ContextParallelPass::runOnOperation() {
 LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
                                                  AttentionStrategy strategy,
                                                  bool zigzag) {
-  if (func.getBody().empty())
+  if (func.getBody().empty() || diagnoseBufferForm(func, getArgument()))
     return success();
   ArgSeqDims choice = chooseArgSeqDims(func, seqDim);
   if (!choice.any()) {
@@ -221,6 +222,13 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
     std::optional<SeqDim> seq = analysis.getSeqDim(arg);
     if (!seq)
       continue;
+    // An empty argument has no tokens to shard (its slices would be empty).
+    if (cast<RankedTensorType>(arg.getType()).getNumElements() == 0) {
+      emitRemark(arg.getLoc())
+          << "context-parallel: argument #" << arg.getArgNumber()
+          << " is empty (" << arg.getType() << "): left whole";
+      continue;
+    }
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
     DimShardingAttr split =
         sharding ? sharding.getDimSharding(seq->dim) : DimShardingAttr();

@@ -22,6 +22,15 @@ struct DecomposeAggregatesPass
         [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : aggregates) {
+      // Upstream decompositions build tensor ops: on buffers they would
+      // produce ops of mixed semantics.
+      if (llvm::any_of(op->getOperandTypes(),
+                       [](Type t) { return isa<BaseMemRefType>(t); })) {
+        op->emitOpError() << "is on buffers: seqpar-decompose-aggregates "
+                             "decomposes the tensor form (run it before "
+                             "bufferization)";
+        return signalPassFailure();
+      }
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results)) {

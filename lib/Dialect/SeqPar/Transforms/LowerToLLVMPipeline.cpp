@@ -3,9 +3,6 @@
 #include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
-#include "mlir/Conversion/TosaToArith/TosaToArith.h"
-#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
-#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -24,11 +21,7 @@ static void addPipeline(OpPassManager &pm, StringRef text) {
 
 void mlir::seqpar::buildLowerToBuffersPipeline(
     OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(tosa::createTosaToLinalgNamed());
-  fpm.addPass(tosa::createTosaToLinalg());
-  fpm.addPass(createTosaToArithPass());
-  fpm.addPass(createTosaToTensorPass());
+  addTosaLoweringPasses(pm.nest<func::FuncOp>());
   // Dropout to Philox arithmetic; seqpar.* signature attributes (checked
   // against tensor types, which bufferization turns into memrefs) to strings.
   LowerToUpstreamOptions upstream;

@@ -90,11 +90,16 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   // Graphs from other frontends mix tosa and linalg: bring tosa down to
   // linalg/arith/tensor first so one analysis sees one form.
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(tosa::createTosaToLinalgNamed());
-  fpm.addPass(tosa::createTosaToLinalg());
-  fpm.addPass(createTosaToArithPass());
-  fpm.addPass(createTosaToTensorPass());
+  addTosaLoweringPasses(pm.nest<func::FuncOp>());
+}
+
+void mlir::seqpar::addTosaLoweringPasses(OpPassManager &funcPm) {
+  // Upstream's lowering crashes on some dynamic shapes: refuse them first.
+  funcPm.addPass(createCheckTosaShapes());
+  funcPm.addPass(tosa::createTosaToLinalgNamed());
+  funcPm.addPass(tosa::createTosaToLinalg());
+  funcPm.addPass(createTosaToArithPass());
+  funcPm.addPass(createTosaToTensorPass());
 }
 
 /// The sequence-parallel part proper, on a normalised TP program.

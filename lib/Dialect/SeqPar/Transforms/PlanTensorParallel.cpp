@@ -9,6 +9,7 @@
 
 #include "TensorParallelPlanner.h"
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
@@ -449,7 +450,7 @@ void PlanTensorParallelPass::runOnOperation() {
   if (failed(checkOptions()) || failed(getGrid(grid, numRanks)))
     return signalPassFailure();
   for (auto func : getOperation().getOps<func::FuncOp>()) {
-    if (func.isExternal())
+    if (func.isExternal() || diagnoseBufferForm(func, getArgument()))
       continue;
     // Changing a callee's signature would break its callers (the pipeline
     // inlines helpers first).

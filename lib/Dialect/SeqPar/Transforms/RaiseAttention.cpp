@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionMatch.h"
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -101,9 +102,15 @@ struct RaiseAttentionPass
 } // namespace
 
 void RaiseAttentionPass::runOnOperation() {
+  llvm::DenseSet<Operation *> bufferForm;
+  getOperation()->walk([&](func::FuncOp func) {
+    if (diagnoseBufferForm(func, getArgument()))
+      bufferForm.insert(func);
+  });
   SmallVector<linalg::LinalgOp> candidates;
   getOperation()->walk([&](linalg::LinalgOp op) {
-    if (op.getNumDpsInputs() == 2 && op->getNumResults() == 1)
+    if (op.getNumDpsInputs() == 2 && op->getNumResults() == 1 &&
+        !bufferForm.contains(op->getParentOfType<func::FuncOp>()))
       candidates.push_back(op);
   });
   OpBuilder b(&getContext());

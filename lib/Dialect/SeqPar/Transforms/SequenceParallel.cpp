@@ -15,6 +15,7 @@
 #include "SeqDimChoice.h"
 #include "SequenceShardBuilder.h"
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -496,7 +497,7 @@ static void remarkOnNestedAllReduces(func::FuncOp func, bool wholeFunction) {
 }
 
 LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
-  if (func.getBody().empty())
+  if (func.getBody().empty() || diagnoseBufferForm(func, getArgument()))
     return success();
   bool anyAllReduce = false;
   func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });

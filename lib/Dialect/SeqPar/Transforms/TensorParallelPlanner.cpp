@@ -12,10 +12,6 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-static int64_t dimSize(Value v, int64_t dim) {
-  return cast<RankedTensorType>(v.getType()).getDimSize(dim);
-}
-
 /// True for values whose content does not depend on anything a rank holds:
 /// they can be rebuilt with a per-rank shape.
 static bool isShapeOnly(Value v) {
@@ -54,7 +50,8 @@ BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
 
 OpOperand *TensorParallelPlanner::getLinearWeight(linalg::LinalgOp op,
                                                   unsigned &featureLoop) {
-  if (!isPlainContraction(op))
+  // A linear on buffers has no result to split.
+  if (!op.hasPureTensorSemantics() || !isPlainContraction(op))
     return nullptr;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   auto uses = [](AffineMap map, unsigned loop) {
@@ -63,7 +60,8 @@ OpOperand *TensorParallelPlanner::getLinearWeight(linalg::LinalgOp op,
   for (unsigned w : {1u, 0u}) {
     OpOperand *weight = op.getDpsInputOperand(w);
     BlockArgument arg = getWeightArgument(weight->get());
-    if (!arg || cast<RankedTensorType>(arg.getType()).getRank() != 2)
+    auto argType = arg ? dyn_cast<RankedTensorType>(arg.getType()) : nullptr;
+    if (!argType || argType.getRank() != 2)
       continue;
     SmallVector<unsigned> candidates;
     for (auto [loop, kind] : llvm::enumerate(op.getIteratorTypesArray()))
@@ -99,10 +97,17 @@ LogicalResult TensorParallelPlanner::split(Value value, TPSplit s,
       return success();
     return fail(at, "would need a value split in two different ways");
   }
-  int64_t size = dimSize(value, s.dim);
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return fail(at, "would split a value that is not a ranked tensor");
+  int64_t size = type.getDimSize(s.dim);
   if (ShapedType::isDynamic(size))
     return fail(at, "the split dim is dynamic");
-  if (size % (s.outer * s.inner) != 0)
+  // Every later division (reshapes, slices, local shapes) is by a part of a
+  // split dim: none may be empty.
+  if (size == 0)
+    return fail(at, "the split dim " + llvm::Twine(s.dim) + " is empty");
+  if (s.outer < 1 || s.inner < 1 || size % (s.outer * s.inner) != 0)
     return fail(at, "the split does not tile dim " + llvm::Twine(s.dim));
   int64_t extent = size / (s.outer * s.inner);
   if (extent % numRanks != 0)
@@ -187,6 +192,28 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   };
   bool reduction =
       op.getIteratorTypesArray()[loop] == utils::IteratorType::reduction;
+  // The split must hold for every operand and result, not only the ones
+  // that brought it: each reads the split loop at most once, as a plain dim,
+  // and a reduction over it leaves it out of every result (each rank's
+  // partial sum is of the whole output).
+  for (auto [index, map] : llvm::enumerate(maps)) {
+    int uses = 0;
+    for (AffineExpr expr : map.getResults()) {
+      if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == loop)
+        ++uses;
+      else if (expr.isFunctionOfDim(loop))
+        return fail(op, "indexes the split loop d" + llvm::Twine(loop) +
+                            " with a compound expression in operand #" +
+                            llvm::Twine(index));
+    }
+    if (uses > 1)
+      return fail(op, "indexes the split loop d" + llvm::Twine(loop) +
+                          " twice in operand #" + llvm::Twine(index));
+    if (reduction && uses && index >= static_cast<size_t>(op.getNumDpsInputs()))
+      return fail(op, "reduces over the split loop d" + llvm::Twine(loop) +
+                          " but keeps it in result #" +
+                          llvm::Twine(index - op.getNumDpsInputs()));
+  }
   if (reduction) {
     // A row-parallel linear: each rank contracts its part of the split dim,
     // leaving partial sums of the full output.
@@ -262,8 +289,8 @@ FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
   return failure();
 }
 
-TPSplit
-TensorParallelPlanner::collapseSplit(RankedTensorType expanded,
+FailureOr<TPSplit>
+TensorParallelPlanner::collapseSplit(Operation *op, RankedTensorType expanded,
                                      ArrayRef<ReassociationIndices> groups,
                                      TPSplit s) {
   for (auto [newDim, group] : llvm::enumerate(groups)) {
@@ -271,14 +298,18 @@ TensorParallelPlanner::collapseSplit(RankedTensorType expanded,
       continue;
     int64_t before = 1, after = 1;
     for (int64_t d : group) {
+      int64_t size = expanded.getDimSize(d);
+      if (d != s.dim && (ShapedType::isDynamic(size) || size == 0))
+        return fail(op, "merges the split dim with an empty or dynamic dim");
       if (d < s.dim)
-        before *= expanded.getDimSize(d);
+        before *= size;
       if (d > s.dim)
-        after *= expanded.getDimSize(d);
+        after *= size;
     }
-    return {static_cast<int64_t>(newDim), s.outer * before, s.inner * after};
+    return TPSplit{static_cast<int64_t>(newDim), s.outer * before,
+                   s.inner * after};
   }
-  return {};
+  return fail(op, "collapses the split dim away");
 }
 
 LogicalResult
@@ -299,7 +330,10 @@ TensorParallelPlanner::visitReshape(Operation *op, Value expanded,
       return failure();
     mapped = *e;
   } else {
-    mapped = collapseSplit(expandedType, groups, s);
+    FailureOr<TPSplit> c = collapseSplit(op, expandedType, groups, s);
+    if (failed(c))
+      return failure();
+    mapped = *c;
   }
   if (forward)
     return split(op->getResult(0), mapped, op);
@@ -311,7 +345,7 @@ LogicalResult TensorParallelPlanner::visitSlice(tensor::ExtractSliceOp op,
   if (!op.hasUnitStride() || !op.getOffsets().empty() || !op.getSizes().empty())
     return fail(op,
                 "slices with dynamic offsets or sizes, or non-unit strides");
-  int64_t size = dimSize(op.getSource(), s.dim);
+  int64_t size = op.getSourceType().getDimSize(s.dim);
   int64_t block = size / s.outer; // one group: extent * inner elements
   int64_t offset = op.getStaticOffsets()[s.dim];
   int64_t length = op.getStaticSizes()[s.dim];

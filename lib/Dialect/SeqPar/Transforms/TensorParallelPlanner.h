@@ -108,9 +108,9 @@ private:
                                  RankedTensorType expanded,
                                  ArrayRef<ReassociationIndices> groups,
                                  TPSplit s);
-  static TPSplit collapseSplit(RankedTensorType expanded,
-                               ArrayRef<ReassociationIndices> groups,
-                               TPSplit s);
+  FailureOr<TPSplit> collapseSplit(Operation *op, RankedTensorType expanded,
+                                   ArrayRef<ReassociationIndices> groups,
+                                   TPSplit s);
   LogicalResult visitSlice(tensor::ExtractSliceOp op, TPSplit s);
   LogicalResult sameDims(Operation *op, unsigned dimOperands);
   LogicalResult visitConcat(tensor::ConcatOp op);

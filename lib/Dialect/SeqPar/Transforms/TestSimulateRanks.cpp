@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
@@ -435,6 +436,9 @@ struct TestSimulateRanksPass
       module.emitError("no function @") << funcName << " with a body";
       return signalPassFailure();
     }
+    // Rank copies of a buffer-form body would write the same buffers.
+    if (diagnoseBufferForm(src, getArgument(), DiagnosticSeverity::Error))
+      return signalPassFailure();
     std::string newName = funcName + "_simulated";
     if (module.lookupSymbol(newName)) {
       src.emitError("symbol @") << newName << " already exists";

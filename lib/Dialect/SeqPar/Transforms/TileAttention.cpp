@@ -109,9 +109,11 @@ struct TileAttentionPass
     }
     if (kvTile == 0)
       return;
+    // Empty K/V (b, a_kv or d = 0) has no tile to slice.
     auto tiles = [&](Value key) {
-      int64_t keys = cast<RankedTensorType>(key.getType()).getDimSize(2);
-      return keys > kvTile && keys % kvTile == 0;
+      auto type = cast<RankedTensorType>(key.getType());
+      int64_t keys = type.getDimSize(2);
+      return type.getNumElements() > 0 && keys > kvTile && keys % kvTile == 0;
     };
     SmallVector<AttentionBlockOp> blocks;
     SmallVector<AttentionOp> attentions;

@@ -59,6 +59,10 @@ struct SequenceParallelPipelineOptions
 /// seqpar-report (graphs from other frontends mix tosa and linalg).
 void buildFrontendNormalizationPipeline(OpPassManager &pm);
 
+/// tosa -> linalg/arith/tensor on a function pass manager, after
+/// seqpar-check-tosa-shapes.
+void addTosaLoweringPasses(OpPassManager &funcPm);
+
 /// Builds the TP -> TP+SP pipeline: inlining, tosa to linalg/arith/tensor
 /// (so mixed tosa+linalg graphs are accepted), all_reduce+all_slice folding,
 /// CSE (so equal reshapes of one value are gathered once), the

@@ -466,6 +466,26 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
   ];
 }
 
+def CheckTosaShapes : Pass<"seqpar-check-tosa-shapes", "::mlir::func::FuncOp"> {
+  let summary = "Refuse tosa ops with dynamic shapes before tosa is lowered";
+  let description = [{
+    Emits an error at the first tosa op with an operand or result that is not
+    a static ranked tensor, and fails. The upstream tosa-to-linalg lowering
+    of MLIR 22 assumes static shapes in places (a `tosa.reduce_sum` whose
+    result dim is dynamic over a static input crashes it, without
+    assertions to say why), and seqpar plans static shapes only, so the
+    pipelines that lower tosa (`seqpar-pipeline`, `seqpar-sp-pipeline`,
+    `seqpar-lower-to-llvm`, and the graph reading of seqpar-report and
+    seqpar-plan-auto) run this first.
+
+    ```mlir
+    // error: 'tosa.reduce_sum' op result #0 has type 'tensor<?x8x1xf32>':
+    // seqpar lowers tosa with static shapes only
+    %r = tosa.reduce_sum %a {axis = 2 : i32} : (tensor<2x8x16xf32>) -> tensor<?x8x1xf32>
+    ```
+  }];
+}
+
 def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
   let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";
   let description = [{
