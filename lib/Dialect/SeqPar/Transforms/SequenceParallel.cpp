@@ -429,9 +429,10 @@ void SequenceParallelPass::runOnOperation() {
     emitError(module.getLoc()) << "sequence-parallel: " << why;
     return signalPassFailure();
   }
-  bool anyBody = false, anyAllReduce = false;
+  bool anyBody = false, anyAllReduce = false, anyBufferForm = false;
   for (auto func : module.getOps<func::FuncOp>()) {
     anyBody |= !func.getBody().empty();
+    anyBufferForm |= findBufferFormOp(func) != nullptr;
     func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });
   }
   if (!anyBody) {
@@ -439,8 +440,9 @@ void SequenceParallelPass::runOnOperation() {
         << "sequence-parallel: the module has no function with a body";
     return signalPassFailure();
   }
-  // Nothing to rewrite: a TP per-rank program has all-reduces on a grid.
-  if (!anyAllReduce && !inputSharded) {
+  // Nothing to rewrite: a TP per-rank program has all-reduces on a grid
+  // (buffer-form functions are reported below, one by one).
+  if (!anyAllReduce && !inputSharded && !anyBufferForm) {
     if (module.getOps<shard::GridOp>().empty()) {
       emitError(module.getLoc())
           << "sequence-parallel: the module has no shard.grid and no "
