@@ -478,7 +478,7 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
   bool lowEnough = hidden && terms.maskScale > 0 &&
                    *hidden * terms.maskScale <= kMaskedLogit;
   if (terms.selectHidden && (!lowEnough || s != t)) {
-    why = "the select hides logits with a value above -1e4 (not -inf "
+    why = "the select hides logits with a value above -1e9 (not -inf "
           "for every row), or s != t";
     return failure();
   }

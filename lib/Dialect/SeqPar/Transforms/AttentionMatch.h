@@ -43,11 +43,14 @@ struct AttentionMatch {
   Value probabilities;
 };
 
-/// Hidden logits at or below this value act as -inf: exp(x - max) underflows
-/// to exactly 0 in f32 once max - x > 104, and a causal row always holds
-/// its diagonal logit, far above -1e4 in any trained model. Megatron's
-/// -10000, exporters' -1e9 and finfo.min all qualify.
-constexpr double kMaskedLogit = -1e4;
+/// A causal mask whose hidden value is at or below this acts as -inf:
+/// exp(x + F - max) underflows to exactly 0 in f32 once max - x - F > 104,
+/// and a causal row holds its diagonal logit, so hidden keys vanish unless
+/// a row's logits span more than |F| - 104. That holds for exporters' -1e9,
+/// -1e30 and finfo.min; Megatron's -10000 is not causality (logits that
+/// span thousands occur: attention-logit growth) and stays an additive mask
+/// (docs/context-parallelism.md, "Raising attention").
+constexpr double kMaskedLogit = -1e9;
 
 /// The attention whose P.V product is `pv`. Fails with `why` empty when `pv`
 /// does not multiply softmax probabilities (not attention at all), and with

@@ -100,6 +100,8 @@ public:
         localLen(
             cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2)) {}
 
+  /// K and V of this rank's tokens, with padding tokens zeroed (below).
+  void prepareKeysAndValues();
   Value allGatherKV();
   /// Ring over grid axis `ringAxis` of the builder's axes (r ranks) after
   /// Ulysses over `ulyssesAxis` (u ranks); a missing axis has one rank.
@@ -116,6 +118,13 @@ private:
   /// `heads` heads from `maskHeadOffset` on (Ulysses).
   Value maskFor(OpBuilder &ob, Value qPos, Value kvPos, int64_t heads);
   Value maskHeadOffset;
+  /// `x` [b, heads, s/c, d] with the rows of padding tokens (global
+  /// position >= s) set to 0: they are zeros pushed through token-wise ops,
+  /// which may make them inf or NaN (1/x, an RMSNorm without epsilon), and
+  /// a masked key's score (-inf) or probability (0) would still meet them
+  /// (NaN + -inf, 0 * inf).
+  Value zeroPaddingTokens(Value x);
+  Value key, value;
   /// The attention output from the partial over all keys, in the query's
   /// element type (f16/bf16 attention accumulates and merges in f32).
   Value result(Partial partial);
@@ -429,9 +438,9 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
 
 Value AttentionBuilder::allGatherKV() {
   SmallVector<Value> gathered;
-  for (Value input : {op.getKey(), op.getValue()}) {
+  for (Value input : {key, value}) {
     // V that is K (MQA written with k = v) is gathered once.
-    if (!gathered.empty() && input == op.getKey()) {
+    if (!gathered.empty() && input == key) {
       gathered.push_back(gathered.front());
       continue;
     }
@@ -498,7 +507,7 @@ Value AttentionBuilder::ulyssesThenRing(
   }
   if (ulyssesAxis)
     ulyssesRanks = shards.getAxisSizes()[*ulyssesAxis];
-  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  Value q = op.getQuery(), k = key, v = value;
   if (ulyssesRanks > 1) {
     q = toHeads(q);
     // This rank's heads: chunk j of a/u (a mask with a head dim follows).
@@ -533,11 +542,48 @@ Value AttentionBuilder::ulyssesThenRing(
       .getResult();
 }
 
+Value AttentionBuilder::zeroPaddingTokens(Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value rank = shards.rank(b);
+  AffineMap id4 = b.getMultiDimIdentityMap(4);
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{id4, id4},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Value token = linalg::IndexOp::create(nb, nl, 2);
+               Value position = shards.globalToken(nb, nl, rank, token);
+               Value real = arith::CmpIOp::create(
+                   nb, nl, arith::CmpIPredicate::ult, position,
+                   arith::ConstantIndexOp::create(nb, nl, shards.getSeqLen()));
+               Value zero = arith::ConstantOp::create(
+                   nb, nl, nb.getZeroAttr(type.getElementType()));
+               linalg::YieldOp::create(
+                   nb, nl,
+                   arith::SelectOp::create(nb, nl, real, args[0], zero)
+                       .getResult());
+             })
+      .getResult(0);
+}
+
+void AttentionBuilder::prepareKeysAndValues() {
+  key = op.getKey();
+  value = op.getValue();
+  if (!shards.isPadded())
+    return;
+  bool shared = value == key;
+  key = zeroPaddingTokens(key);
+  value = shared ? key : zeroPaddingTokens(value);
+}
+
 Value mlir::seqpar::distributeAttention(AttentionOp op,
                                         AttentionStrategy strategy,
                                         SequenceShardBuilder &builder,
                                         DistributedAttentionStats &stats) {
   AttentionBuilder attention(op, builder, stats);
+  attention.prepareKeysAndValues();
   switch (strategy) {
   case AttentionStrategy::Ring:
     return attention.ulyssesThenRing(0u, std::nullopt);

@@ -269,9 +269,10 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     over [b, a], transposed maps): the op gets the tensors holding them as
     [b, heads, tokens, d] (transposed when held otherwise), K and V before a
     GQA repeat. A mask or select proven causal (symbolically, or a constant
-    table element by element) whose hidden logits are at or below -1e4 (they
-    then act as -inf in f32) becomes the `causal` flag; any other additive
-    mask stays an operand. The P.V result becomes `seqpar.attention`'s
+    table element by element) whose hidden value is at or below -1e9 (it
+    then acts as -inf in f32 unless a row's logits span more than 1e9)
+    becomes the `causal` flag; any other additive mask, Megatron's -1e4
+    causal mask included, stays an operand. The P.V result becomes `seqpar.attention`'s
     (collapsed when the batch was); the rest becomes dead. Attention that
     does not match stays as it was, with a remark at P.V naming the step
     that failed; every other `linalg.softmax` or written-out softmax it
