@@ -3,7 +3,8 @@
 // RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="strategy=tree" 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
 
-// ULYSSES: error: ulysses needs the query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring, all-gather or hybrid (seqpar-pipeline: cp-strategy=)
+// ULYSSES: error: ulysses needs this rank's query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring or all-gather (seqpar-pipeline: cp-strategy=)
+// ULYSSES: error: ulysses needs this rank's query heads (4) and key/value heads (2) divisible by the 4 Ulysses ranks; use strategy=ring, all-gather or hybrid with Ulysses ranks dividing both (seqpar-pipeline: cp-strategy=)
 // STRATEGY: error: unknown strategy 'tree': expected ring, all-gather, ulysses or hybrid
 // BALANCE: error: unknown load-balance 'random': expected zigzag or none
 
@@ -93,4 +94,16 @@ func.func @empty_head_dim(%q: tensor<1x4x16x0xf32> {seqpar.seq_dim = 2 : i64}, %
   %o = seqpar.attention %q, %k, %k {causal, scale = 0.5 : f32}
       : tensor<1x4x16x0xf32>, tensor<1x2x16x0xf32>, tensor<1x2x16x0xf32> -> tensor<1x4x16x0xf32>
   return %o : tensor<1x4x16x0xf32>
+}
+
+// -----
+
+// Tests that Ulysses over 4 ranks with GQA 4/2 suggests hybrid with Ulysses
+// ranks dividing both head counts (2 would), unlike MQA above.
+shard.grid @grid(shape = 4)
+// expected-remark @+1 {{context-parallel over @grid axes [0] (c=4, s=8, zigzag): 1 attention -> ring}}
+func.func @gqa_four(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x2x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
+  %o = seqpar.attention %q, %k, %k {causal, scale = 0.5 : f32}
+      : tensor<1x4x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x4x8x4xf32>
+  return %o : tensor<1x4x8x4xf32>
 }

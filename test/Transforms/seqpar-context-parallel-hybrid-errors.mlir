@@ -5,7 +5,7 @@
 // RUN: not seqpar-opt %s --seqpar-context-parallel="grid-axis=0 strategy=hybrid ulysses-axis=2" 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not seqpar-opt %S/../Run/Inputs/cp/padded.mlir --seqpar-pipeline="cp=4 cp-strategy=hybrid cp-ulysses=3" 2>&1 | FileCheck %s --check-prefix=DIVIDE
 
-// HEADS: error: ulysses needs the query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring, or fewer ranks on the Ulysses axis (seqpar-pipeline: a smaller cp-ulysses)
+// HEADS: error: ulysses needs this rank's query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring, or fewer ranks on the Ulysses axis (seqpar-pipeline: a smaller cp-ulysses)
 // NOAXIS: error: strategy=hybrid needs the ulysses-axis option (seqpar-pipeline: cp-ulysses)
 // ONLYHYBRID: error: ulysses-axis is only used by strategy=hybrid
 // SAME: error: hybrid needs two different grid axes (grid-axis = ulysses-axis = 1)

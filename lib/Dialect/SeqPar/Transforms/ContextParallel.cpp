@@ -27,6 +27,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <numeric>
+
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_CONTEXTPARALLEL
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
@@ -277,10 +279,19 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
     } else if (auto attention = dyn_cast<AttentionOp>(op)) {
       reason = whyNotDistributable(attention, analysis, sharded);
       if (reason.empty()) {
+        // Hybrid helps only when some u > 1 divides both head counts.
+        int64_t common = std::gcd(
+            cast<RankedTensorType>(attention.getQuery().getType())
+                .getDimSize(1),
+            cast<RankedTensorType>(attention.getKey().getType()).getDimSize(1));
         if (strategy == AttentionStrategy::Ulysses &&
-            failed(checkUlyssesHeads(attention, numRanks,
-                                     "use strategy=ring, all-gather or "
-                                     "hybrid (seqpar-pipeline: cp-strategy=)")))
+            failed(checkUlyssesHeads(
+                attention, numRanks,
+                common > 1 ? "use strategy=ring, all-gather or hybrid with "
+                             "Ulysses ranks dividing both (seqpar-pipeline: "
+                             "cp-strategy=)"
+                           : "use strategy=ring or all-gather (seqpar-pipeline: "
+                             "cp-strategy=)")))
           return failure();
         if (strategy == AttentionStrategy::Hybrid &&
             failed(checkUlyssesHeads(attention, axisSizes[1],

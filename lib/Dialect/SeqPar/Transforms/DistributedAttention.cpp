@@ -73,7 +73,8 @@ LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op, int64_t numRanks,
   int64_t kvHeads = cast<RankedTensorType>(op.getKey().getType()).getDimSize(1);
   if (heads % numRanks == 0 && kvHeads % numRanks == 0)
     return success();
-  return op.emitError() << "ulysses needs the query heads (" << heads
+  // Heads are this rank's: a TP program has already split them over t.
+  return op.emitError() << "ulysses needs this rank's query heads (" << heads
                         << ") and key/value heads (" << kvHeads
                         << ") divisible by the " << numRanks
                         << " Ulysses ranks; " << fallback;
