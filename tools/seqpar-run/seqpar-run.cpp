@@ -6,7 +6,7 @@
 // compiled with the seqpar-lower-to-llvm pipeline and JIT-run with the MLIR
 // ExecutionEngine (collectives on the seqpar runtime, GEMMs on OpenBLAS),
 // outputs are assembled on rank 0, and with --reference the single-device
-// program is run on the same global inputs and compared (SPEC section 3:
+// program is run on the same global inputs and compared (docs/semantics.md §1:
 // err = max|out - ref| / max(1, max|ref|); NaN and Inf compared by
 // position). See docs/runtime-and-run.md.
 //
@@ -225,7 +225,7 @@ SmallVector<int64_t> readSignature(Program &program,
       fail(programFile + ": " + what + " of @" + entryName +
            " has no 'seqpar.sharding' attribute: seqpar-run cannot tell how "
            "to cut it from the global input (a per-rank program needs one "
-           "on every argument and result, SPEC 3.5)");
+           "on every argument and result, docs/semantics.md, section 2)");
     if (gridName && s.getGrid() != gridName)
       fail(programFile + ": " + what + " is sharded on grid @" +
            s.getGrid().getValue() + ", others on @" + gridName.getValue());
@@ -569,11 +569,12 @@ std::string valueString(double v) {
   return buf;
 }
 
-/// Element-wise comparison with an expected value under SPEC 3's metric,
-/// err = max|got - want| / max(1, max|want|) over the finite pairs. NaN and
-/// Inf are compared by position (docs/runtime-and-run.md): a NaN equals a
-/// NaN, an Inf the Inf of the same sign; any other pair with a NaN or an Inf
-/// is a mismatch, and makes err infinite.
+/// Element-wise comparison with an expected value under the metric of
+/// docs/semantics.md §1, err = max|got - want| / max(1, max|want|) over the
+/// finite pairs. NaN and Inf are compared by position
+/// (docs/runtime-and-run.md): a NaN equals a NaN, an Inf the Inf of the same
+/// sign; any other pair with a NaN or an Inf is a mismatch, and makes err
+/// infinite.
 class Comparison {
 public:
   /// Element `index` (row-major in the global shape) is `got`, expected
