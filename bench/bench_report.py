@@ -229,7 +229,8 @@ METHODS = """\
   asynchronous transfers it is only the part compute did not hide).
   `compute_s` = wall - `comm_s`. `peak_MiB`: the peak of the program's own
   allocations (arguments excluded) counted by the runtime's allocator hook.
-  `sent_MiB`: bytes sent per rank by the counters (SPEC 5 convention).
+  `sent_MiB`: bytes sent per rank by the counters (docs/semantics.md §5
+  convention).
 * **PyTorch layer** (`bench/torch_layer.py`): the same layer as an
   `nn.Module` (separate Q, K, V linears, `F.scaled_dot_product_attention(...,
   is_causal=True)`, which on CPU is a flash-style kernel that never holds the
@@ -256,7 +257,7 @@ METHODS = """\
   `MPI_Allgather` / `MPI_Reduce_scatter_block`, sizes = bytes of the full
   tensor, median over iterations of the max over ranks.
 * Peak memory here is that of a forward-only run, not the activation
-  bytes saved for backward (SPEC 5, `seqpar-report`).
+  bytes saved for backward (docs/semantics.md §6, `seqpar-report`).
 """
 
 

@@ -32,7 +32,7 @@ GRID = "@grid"
 NEG_BIG = -1.0e9  # additive causal-mask value ("-inf-ish")
 DROPOUT_P = 0.1
 
-# seqpar per-rank sharding attributes (SPEC section 3.5).
+# seqpar per-rank sharding attributes (docs/semantics.md §2).
 SH_REPL = "#seqpar.sharding<@grid, replicated>"
 SH_COL_W = "#seqpar.sharding<@grid, [[], [0]]>"
 SH_ROW_W = "#seqpar.sharding<@grid, [[0]]>"

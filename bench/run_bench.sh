@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile-time benchmark: seqpar's sequence-parallel pass vs upstream
 # sharding-propagation + shard-partition, on GPT models of 1, 10 and 80 layers
-# at the reference size (h=8192, a=64, s=16384, t=8, b=1; SPEC section 5).
+# at the reference size (h=8192, a=64, s=16384, t=8, b=1; docs/semantics.md §9).
 #
 # For each layer count L it
 #   * generates the per-rank TP program (--form tp --flatten --dropout) and

@@ -17,8 +17,9 @@ rewritten by ``seqpar-context-parallel`` (zigzag load balancing) and run by
 * wait_s: time the rank was blocked in seqpar.wait (or a blocking
   collective) on those transfers, summed; max over ranks;
 * hidden: 1 - wait_s / transfer_s for the ring, whose transfers are started
-  before each step's compute and waited after it (SPEC 5): the part of the
-  transfer time the compute hid. All-gather and Ulysses block, hidden ~ 0.
+  before each step's compute and waited after it (docs/semantics.md §4.1): the
+  part of the transfer time the compute hid. All-gather and Ulysses block,
+  hidden ~ 0.
 
 Sizes whose estimated peak over all ranks (about six [a, s_q, 1024] f32
 buffers per rank: attention blocks run over key tiles of 1024) exceeds

@@ -8,7 +8,7 @@
 # each, mpirun -np 2 seqpar-run <prog> (it warms up once, then times one call
 # of @forward). Prints the median wall time per rank, the peak program
 # allocation per rank, and each collective's calls and bytes sent per rank
-# (SPEC 5 ring convention) from rank 0's counters.
+# (docs/semantics.md §5 ring convention) from rank 0's counters.
 #
 # Builds nothing. Environment: SEQPAR_OPT, SEQPAR_RUN (default build/bin/...),
 # PYTHON, MPIRUN, REPEAT (default 3), LAYERS (default 1), KEEP=1 keeps the
@@ -77,7 +77,7 @@ echo "(TP-clean = TP after inline+canonicalize+cse, the clean-up --seqpar-sp-pip
 echo " peaks count the program's own allocations, not the arguments seqpar-run allocates)"
 
 echo
-echo "collectives per rank (rank 0 counters; bytes sent per SPEC 5)"
+echo "collectives per rank (rank 0 counters; bytes sent, docs/semantics.md §5)"
 printf '%-9s %-15s %6s %14s %14s\n' version collective calls bytes_sent bytes_per_call
 for v in tp sp; do
   name=$(label $v)

@@ -4,7 +4,7 @@
 # sequence-parallel rewrite on it, and checks with seqpar-run on t ranks that
 # the TP program, the TP+SP program, and the program seqpar-pipeline plans
 # from the unsharded single-device program (TP planning + SP) compute what
-# the single-device program computes (SPEC 3 error <= 1e-5).
+# the single-device program computes (docs/semantics.md §1 error <= 1e-5).
 #
 # Usage: scripts/random-diff.sh [--count N] [--start SEED] [--ranks "2 4"]
 #                               [--seeds "S1 S2 ..."] [--build DIR]

@@ -1,8 +1,8 @@
 //===- PlanCost.cpp - memory and time of one TP x CP layout ---------------===//
 //
 // Closed formulas over the ModelShape (docs/planning-auto.md derives each).
-// Communication is the alpha-beta model with SPEC section 5's ring volumes;
-// a grid axis whose groups stay inside one node uses the node's link.
+// Communication is the alpha-beta model with docs/semantics.md §5's ring
+// volumes; a grid axis whose groups stay inside one node uses the node's link.
 //
 //===----------------------------------------------------------------------===//
 
@@ -245,7 +245,8 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
                                   vector / hw.vectorFlops);
 
   // TP: one all-reduce per row-parallel matmul, or its reduce-scatter +
-  // all-gather with SP: the same bytes (SPEC 5). Backward mirrors them.
+  // all-gather with SP: the same bytes (docs/semantics.md §5). Backward mirrors
+  // them.
   int64_t devices = request.devices;
   if (cfg.tp > 1) {
     Link link = axisLink(hw, devices, cfg.cp, cfg.tp);

@@ -162,7 +162,8 @@ void mlir::seqpar::printReport(const FunctionReport &report,
      << report.layers.size() << " layers; saved = activation bytes kept for "
      << "the backward pass (recompute="
      << (report.recompute == Recompute::None ? "none" : "selective")
-     << "), not the forward peak; bytes sent per rank (SPEC 5)\n";
+     << "), not the forward peak; bytes sent per rank "
+     << "(docs/semantics.md, section 5)\n";
   printLayer("head", report.head, os);
   for (auto [i, layer] : llvm::enumerate(report.layers))
     printLayer("layer " + std::to_string(i), layer, os);

@@ -17,7 +17,7 @@
 //
 // Sizes are N = bytes of the full tensor (gathered output of all-gather,
 // unscattered input of reduce-scatter, the buffer of all-reduce / all-to-all
-// / shift), SPEC 5's convention.
+// / shift), docs/semantics.md §5's convention.
 //
 //===----------------------------------------------------------------------===//
 

@@ -15,7 +15,8 @@ namespace detail {
 /// completions, callers record waits and regions).
 class Counters {
 public:
-  /// One completed collective: bytes per SPEC 5, seconds start->completion.
+  /// One completed collective: bytes per docs/semantics.md §5, seconds
+  /// start->completion.
   void addCollective(const CounterKey &key, uint64_t bytesSent,
                      double seconds);
   /// Time a caller was blocked waiting for a collective.

@@ -2,8 +2,8 @@
 //
 // Backend-independent part of every collective: argument checks, the
 // [outer, extent, inner] view of a row-major tensor around one dim, packing of
-// a non-leading dim into contiguous per-rank chunks and back, and the SPEC 5
-// byte count.
+// a non-leading dim into contiguous per-rank chunks and back, and the
+// docs/semantics.md §5 byte count.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,7 +3,7 @@
 // Every rank contributes value(i, its world rank) at linear index i; the
 // expected output is computed from the communicator's members (world ranks in
 // axis-rank order, from TestUtil.h's members()), so using a world rank where
-// an axis rank is needed (SPEC 6) shows up as wrong values.
+// an axis rank is needed (docs/semantics.md §7) shows up as wrong values.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,8 +1,8 @@
 //===- CounterTest.cpp - byte/call/time counters and reports --------------===//
 //
-// Expected bytes are written out per SPEC 5 with the numbers of each case
-// (not through ringBytesSent): with t ranks and N the bytes of the full
-// tensor, all-reduce 2N(t-1)/t, all-gather and reduce-scatter N(t-1)/t,
+// Expected bytes are written out per docs/semantics.md §5 with the numbers of
+// each case (not through ringBytesSent): with t ranks and N the bytes of the
+// full tensor, all-reduce 2N(t-1)/t, all-gather and reduce-scatter N(t-1)/t,
 // all-to-all N(t-1)/t of the local buffer, send: the bytes sent.
 //
 //===----------------------------------------------------------------------===//
@@ -26,7 +26,7 @@ CollectiveCounter counterOf(OpKind kind, const Communicator *c) {
   return it == s.collectives.end() ? CollectiveCounter{} : it->second;
 }
 
-// Tests calls and bytes sent per collective kind against SPEC 5.
+// Tests calls and bytes sent per collective kind against docs/semantics.md §5.
 TEST(Counters, BytesFollowSpec5) {
   Communicator *c = worldComm();
   uint64_t t = worldSize();

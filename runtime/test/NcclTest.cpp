@@ -92,7 +92,8 @@ TEST_P(Nccl, EveryCollective) {
   checkShift(c, m, dt, {3, 4}, -1);
 }
 
-// Tests that device collectives are counted like host ones (SPEC 5).
+// Tests that device collectives are counted like host ones
+// (docs/semantics.md §5).
 TEST_P(Nccl, CountsBytes) {
   rt().resetCounters();
   checkAllGather(c, m, GetParam(), {4, 6}, 1);

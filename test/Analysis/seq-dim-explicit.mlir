@@ -1,8 +1,9 @@
 // RUN: seqpar-opt %s -split-input-file -verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(seqpar-test-seq-dim{seq-dim=0}))'
 
-// Tests that the seq-dim option wins over the attention (SPEC 3.1) but, on a
-// [b, s, h] program where it names the batch, a remark names both dims.
+// Tests that the seq-dim option wins over the attention
+// (docs/semantics.md §3.1) but, on a [b, s, h] program where it names the
+// batch, a remark names both dims.
 
 func.func @option_disagrees(%x: tensor<2x8x16xf32>) -> tensor<2x4x8x4xf32> {
   // expected-remark @-1 {{sequence dim: the seq-dim=0 option names dim 0 of argument #0 of type 'tensor<2x8x16xf32>', but the attention reads its tokens from dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; the given dim is used}}

@@ -19,7 +19,7 @@ with scale 1 for the first argument (activations), 0.1 for 1-D arguments
 (biases, norm betas) plus off 1 for norm gammas (argument names ending in `_g`
 taken from --names, the generator's unprocessed module), and 1/sqrt(dim 0)
 for other weights. It calls both functions and prints, per output j,
-  err_j = max|cand - ref| / max(1, max|ref|)        (SPEC section 3)
+  err_j = max|cand - ref| / max(1, max|ref|)        (docs/semantics.md §1)
 then the maximum over outputs and `pass: 1` when err <= tol, else `pass: 0`
 (NaN anywhere fails). Only the Python standard library is used; every number
 is computed by the lowered MLIR.

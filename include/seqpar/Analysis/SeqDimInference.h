@@ -1,7 +1,7 @@
 //===- SeqDimInference.h - the sequence dim attention implies ---*- C++ -*-===//
 //
-// SPEC section 3.1: the sequence dim cannot be assumed ([s, b, h], [b, s, h],
-// [b*s, h]). When neither a `seqpar.seq_dim` attribute nor the `seq-dim`
+// docs/semantics.md §3.1: the sequence dim cannot be assumed ([s, b, h], [b, s,
+// h], [b*s, h]). When neither a `seqpar.seq_dim` attribute nor the `seq-dim`
 // option names it, it is the dim attention reads as its query/key tokens,
 // followed back through the graph (indexing maps, reshapes, slices,
 // transposes, collectives) to the function's arguments.

@@ -1,6 +1,6 @@
 //===- TokenWiseAnalysis.h - which ops can run on a sequence shard -*- C++ -*-===//
 //
-// Token-wise detection (SPEC section 3.1): an op is token-wise along the
+// Token-wise detection (docs/semantics.md §3.1): an op is token-wise along the
 // sequence if computing it on a subset of tokens gives exactly that subset of
 // its result. Derived from the IR (indexing maps, reassociations, slice
 // bounds, elementwise traits), never from op names.

@@ -134,7 +134,7 @@ struct PlanCost {
   double seconds() const {
     return computeSeconds + tpCommSeconds + cpCommSeconds;
   }
-  double bytesSent = 0; // per rank, SPEC section 5 ring convention
+  double bytesSent = 0; // per rank, docs/semantics.md §5 ring convention
 };
 
 struct PlanRequest {

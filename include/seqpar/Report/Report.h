@@ -1,9 +1,9 @@
 //===- Report.h - memory, communication and FLOP report ---------*- C++ -*-===//
 //
 // What one rank of a per-rank program saves for the backward pass, sends,
-// and computes, per transformer layer (SPEC section 5). The figures are read
-// from the IR: element types, shapes after sharding, collectives and their
-// grid axes. Nothing is executed.
+// and computes, per transformer layer (docs/semantics.md §5 and §6). The
+// figures are read from the IR: element types, shapes after sharding,
+// collectives and their grid axes. Nothing is executed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,8 +68,8 @@ struct LayerPartition {
 };
 LayerPartition partitionLayers(func::FuncOp func);
 
-/// One collective op: calls and bytes this rank sends (SPEC section 5, ring
-/// algorithms, N = bytes of the full tensor, t = ranks in the group):
+/// One collective op: calls and bytes this rank sends (docs/semantics.md §5,
+/// ring algorithms, N = bytes of the full tensor, t = ranks in the group):
 /// all-reduce 2N(t-1)/t, all-gather and reduce-scatter N(t-1)/t, all-to-all
 /// (t-1)/t of the local tensor, a ring shift the whole local tensor.
 struct CollectiveCost {

@@ -8,7 +8,7 @@ model's dimensions only:
   * the number of valid layouts (t * c = D; t divides a; t and a_kv divide
     one another; Ulysses sizes divide the heads of a TP rank);
   * each ranked plan's weight bytes, KV-cache bytes and bytes sent per rank
-    (SPEC section 5: TP 2 all-reduces per layer of N = b*(s/c)*h*e, each
+    (docs/semantics.md §5: TP 2 all-reduces per layer of N = b*(s/c)*h*e, each
     2N(t-1)/t; ring (c-1)*2*(s/c)*b*a_kv'*d*e; all-gather KV the same;
     Ulysses (c-1)/c of Q, K, V, O).
 With --markdown it prints the docs' table of the chosen plans.

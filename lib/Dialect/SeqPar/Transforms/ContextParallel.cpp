@@ -421,7 +421,7 @@ LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func,
                        sharding.withDimSplit(seq.dim, axes, kind));
   }
   // A per-rank program states every argument's and result's sharding
-  // (SPEC 3.5): the rest are replicated.
+  // (docs/semantics.md §2): the rest are replicated.
   auto replicated = ShardingAttr::getReplicated(&getContext(), grid);
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     if (!getArgSharding(func, i))

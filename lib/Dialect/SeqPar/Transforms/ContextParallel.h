@@ -1,6 +1,6 @@
 //===- ContextParallel.h - distributed attention over CP axes --*- C++ -*-===//
 //
-// The attention part of context parallelism (SPEC section 3.3): ring (pass-
+// The attention part of context parallelism (docs/semantics.md §4): ring (pass-
 // KV), all-gather-KV, Ulysses and hybrid (Ulysses then ring) attention of
 // a seqpar.attention whose query, key and value hold this rank's tokens.
 //
@@ -25,7 +25,8 @@ enum class AttentionStrategy { Ring, AllGather, Ulysses, Hybrid };
 std::optional<AttentionStrategy> parseAttentionStrategy(StringRef name);
 StringRef stringifyAttentionStrategy(AttentionStrategy strategy);
 
-/// Communication of the rewritten attention ops, per rank (SPEC section 5).
+/// Communication of the rewritten attention ops, per rank
+/// (docs/semantics.md §5).
 struct DistributedAttentionStats {
   /// Collective or send/recv calls.
   int64_t transfers = 0;

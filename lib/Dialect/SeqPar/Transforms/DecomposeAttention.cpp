@@ -292,7 +292,8 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
   }
 };
 
-/// SPEC 3.3's LSE merge of two block results, each LSE in two parts.
+/// The LSE merge of docs/semantics.md §4.3 of two block results, each LSE in
+/// two parts.
 struct DecomposeAttentionMergePattern : OpRewritePattern<AttentionMergeOp> {
   using OpRewritePattern::OpRewritePattern;
 

@@ -2,7 +2,7 @@
 //
 // The one place the sequence-sharding rewrites (sequence parallelism,
 // context parallelism) decide the sequence dim of a function's arguments
-// (SPEC section 3.1, docs/sequence-parallel.md): a `seqpar.seq_dim`
+// (docs/semantics.md §3.1, docs/sequence-parallel.md): a `seqpar.seq_dim`
 // argument attribute wins, then the `seq-dim` option, then the dim the
 // function's attention reads as its tokens (SeqDimInference.h).
 //

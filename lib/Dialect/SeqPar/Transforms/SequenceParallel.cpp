@@ -545,7 +545,7 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
   }
   anyFunctionWithSeqDim = true;
   // Refuse uneven shards before touching the IR, unless asked to pad
-  // (SPEC section 3.2); more ranks than tokens are refused even then (the
+  // (docs/semantics.md §3.2); more ranks than tokens are refused even then (the
   // padding would be larger than the sequence).
   int64_t seqLen = analysis.getSeqLen();
   if ((seqLen % numRanks != 0 || numRanks > seqLen) &&

@@ -28,10 +28,11 @@ public:
   /// cut back to s: each rank holds ceil(s/t) tokens, the last ones padding.
   /// Rank queries are created at the start of `func`'s body.
   ///
-  /// With `zigzag` (context parallelism's causal load balance, SPEC 3.3) the
-  /// sequence is cut into 2t chunks of s'/(2t) tokens and rank r holds chunks
-  /// r and 2t-1-r, in that order (s' = 2t*ceil(s/(2t)); the padding tokens
-  /// are the last ones of the sequence, in rank 0's second chunk and on).
+  /// With `zigzag` (context parallelism's causal load balance,
+  /// docs/semantics.md §4.2) the sequence is cut into 2t chunks of s'/(2t)
+  /// tokens and rank r holds chunks r and 2t-1-r, in that order (s' =
+  /// 2t*ceil(s/(2t)); the padding tokens are the last ones of the sequence, in
+  /// rank 0's second chunk and on).
   SequenceShardBuilder(func::FuncOp func, FlatSymbolRefAttr grid,
                        int16_t gridAxis, int64_t numRanks, int64_t seqLen,
                        bool zigzag = false);
@@ -121,8 +122,8 @@ public:
                           int64_t axis, OpFoldResult offset, int64_t size);
 
   /// Bytes each rank sends for a collective on a global tensor of `type`
-  /// (SPEC section 5, ring algorithms): all-reduce 2N(t-1)/t, all-gather and
-  /// reduce-scatter N(t-1)/t, with N the global tensor's bytes (of the
+  /// (docs/semantics.md §5, ring algorithms): all-reduce 2N(t-1)/t, all-gather
+  /// and reduce-scatter N(t-1)/t, with N the global tensor's bytes (of the
   /// padded tensor for reduce-scatter and all-gather when s is padded).
   /// `global` holds the whole (unpadded) sequence.
   int64_t allReduceBytes(RankedTensorType global) const;

@@ -3,8 +3,9 @@
 // The reference decomposition of an attention block materialises its
 // [b, a, s, t] scores several times; at long sequences that, not the
 // arithmetic, bounds what a rank can run. Splitting the keys into tiles and
-// merging the tiles' (out, two-part LSE) with SPEC 3.3's rule (the ring's
-// own merge, an online softmax) keeps every scores tensor at [b, a, s, tile].
+// merging the tiles' (out, two-part LSE) with the rule of
+// docs/semantics.md §4.3 (the ring's own merge, an online softmax) keeps every
+// scores tensor at [b, a, s, tile].
 //
 //===----------------------------------------------------------------------===//
 

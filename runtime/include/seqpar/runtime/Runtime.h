@@ -1,11 +1,12 @@
 //===- Runtime.h - seqpar collective runtime, C++ API -----------*- C++ -*-===//
 //
-// The C++ API of the seqpar runtime (SPEC section 4): communicators per grid
-// axis split from the MPI world, the five collectives of the sequence-parallel
-// programs (all-gather, reduce-scatter, all-reduce, all-to-all, ring shift),
-// blocking and asynchronous, on f32/f16/bf16 row-major tensors, and counters.
-// Compiled code uses the C ABI in seqpar_runtime.h, which is a thin layer over
-// this header. This header does not include <mpi.h>, CUDA or NCCL headers.
+// The C++ API of the seqpar runtime (docs/semantics.md §8): communicators per
+// grid axis split from the MPI world, the five collectives of the
+// sequence-parallel programs (all-gather, reduce-scatter, all-reduce,
+// all-to-all, ring shift), blocking and asynchronous, on f32/f16/bf16 row-major
+// tensors, and counters. Compiled code uses the C ABI in seqpar_runtime.h,
+// which is a thin layer over this header. This header does not include <mpi.h>,
+// CUDA or NCCL headers.
 //
 // Conventions used in every docstring below:
 // - shapes are in elements, row-major (last dim fastest), int64 extents >= 0;
@@ -79,7 +80,7 @@ const char *reductionName(Reduction reduction);
 const char *opKindName(OpKind kind);
 
 /// Bytes one rank sends for one collective under the ring convention of
-/// SPEC section 5 (ring algorithms, as in seed 004 on Megatron-SP):
+/// docs/semantics.md §5 (ring algorithms; Thakur, Rabenseifner and Gropp 2005):
 /// with t the group size and `bytes` = N,
 ///   all-reduce 2N(t-1)/t, all-gather and reduce-scatter N(t-1)/t with N the
 ///   bytes of the full (gathered / unscattered) tensor, all-to-all N(t-1)/t
@@ -194,7 +195,7 @@ public:
 /// Counter of one (collective kind, communicator). Bytes per ringBytesSent.
 struct CollectiveCounter {
   uint64_t calls = 0;
-  uint64_t bytesSent = 0;   ///< bytes this rank sent (SPEC 5 convention)
+  uint64_t bytesSent = 0;   ///< bytes this rank sent (docs/semantics.md §5)
   double seconds = 0;       ///< start to completion, summed over calls
   double waitSeconds = 0;   ///< time callers were blocked in wait/run
 };

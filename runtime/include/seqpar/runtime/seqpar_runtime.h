@@ -194,7 +194,8 @@ seqpar_rt_status_t seqpar_rt_region_end(const char *name);
 /* Zeroes this rank's collective and region counters. */
 seqpar_rt_status_t seqpar_rt_counters_reset(void);
 /* This rank's counter of one collective kind on one communicator: calls,
- * bytes sent (SPEC 5 ring convention) and seconds; any output may be null. */
+ * bytes sent (docs/semantics.md §5 ring convention) and seconds; any output may
+ * be null. */
 seqpar_rt_status_t seqpar_rt_collective_counter(int32_t kind,
                                                 seqpar_rt_comm_t comm,
                                                 uint64_t *calls,

@@ -1,11 +1,11 @@
 // Additive masks as Hugging Face writes them: rows (or whole batches) that
 // are entirely a large finite negative are not -inf, and the single-device
-// softmax weighs their visible keys uniformly (SPEC 6). %rowfill gives, per
-// (batch, query), the value of a fully masked row (-1e9, finfo(f32).min =
-// -3.40282347e+38, -1e4; 0 for a row with the scattered mask below); the
-// other rows mask key j of query i with -1e9 where (3i + 7j + b) mod 5 = 0
-// and -1.5 where (i + j) mod 3 = 0. The [b, 1, s, s] mask is used by causal
-// and by non-causal GQA 4/2 attention; a key-padding [b, 1, 1, s] mask
+// softmax weighs their visible keys uniformly (docs/semantics.md §4.3).
+// %rowfill gives, per (batch, query), the value of a fully masked row (-1e9,
+// finfo(f32).min = -3.40282347e+38, -1e4; 0 for a row with the scattered mask
+// below); the other rows mask key j of query i with -1e9 where (3i + 7j + b)
+// mod 5 = 0 and -1.5 where (i + j) mod 3 = 0. The [b, 1, s, s] mask is used by
+// causal and by non-causal GQA 4/2 attention; a key-padding [b, 1, 1, s] mask
 // masks every key of batch 1 (finfo.min) and the last five of batch 0
 // (-1e9). The sequence (s = 16) is dim 2 of Q, K, V.
 func.func @main(%q: tensor<2x4x16x8xf32> {seqpar.seq_dim = 2 : i64},

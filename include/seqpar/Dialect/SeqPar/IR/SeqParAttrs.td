@@ -67,7 +67,7 @@ def SeqPar_ShardingAttr : SeqPar_Attr<"Sharding", "sharding"> {
 
     This attribute is the contract between seqpar passes, `seqpar-run` (which
     cuts per-rank arguments from global inputs and assembles outputs with it)
-    and hand-written per-rank programs (SPEC section 3.5).
+    and hand-written per-rank programs (docs/semantics.md §2).
 
     Constraints (checked where the attribute is attached to a function
     argument or result):

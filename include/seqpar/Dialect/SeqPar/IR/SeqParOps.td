@@ -21,7 +21,7 @@ def SeqPar_DropoutOp : SeqPar_Op<"dropout", [
     `keep(i) = u >= rate` with `u` the top 24 bits of the first output word
     scaled to [0, 1). Because the key is the global linear index, a rank
     holding a piece of the tensor draws exactly the mask the single-device
-    program draws for those elements (SPEC section 3.2), unlike Megatron's
+    program draws for those elements (docs/semantics.md §3.2), unlike Megatron's
     per-rank RNG fork.
 
     On a single device `offsets` is empty and `global_shape` is absent (the
@@ -118,7 +118,7 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
     AllTypesMatch<["row_max", "row_sum"]>]> {
   let summary = "Attention of a query block against one key/value block, with its LSE in two parts";
   let description = [{
-    One step of ring attention (SPEC section 3.3): the attention of the
+    One step of ring attention (docs/semantics.md §4.1): the attention of the
     query block against the key/value block, normalised over this block
     only, and the block's log-sum-exp per query row in two parts:
     `row_max[b, h, i] = max_j l[b, h, i, j]`,
@@ -130,7 +130,7 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
     |row_max| absorbs log(row_sum): a row whose mask is entirely -1e9 or
     finfo(f32).min (how Hugging Face masks padding) has LSE = row_max in
     every block, and a merge of such LSEs would weigh c blocks as if each
-    held all the keys (SPEC section 6). Positions are the tokens' global
+    held all the keys (docs/semantics.md §4.3). Positions are the tokens' global
     positions (index tensors [s] and [s_kv]), so contiguous and zigzag
     blocks are both expressed. A fully masked row (every l = -inf) has
     row_max = -inf, row_sum = 0 and out = 0.
@@ -182,7 +182,7 @@ def SeqPar_AttentionMergeOp : SeqPar_Op<"attention_merge", [Pure,
     AllTypesMatch<["max_a", "sum_a", "max_b", "sum_b", "row_max", "row_sum"]>]> {
   let summary = "Merge two attention block results by their two-part LSE (f32)";
   let description = [{
-    SPEC section 3.3's LSE merge with each LSE in two parts (see
+    The LSE merge of docs/semantics.md §4.3 with each LSE in two parts (see
     `seqpar.attention_block`), i.e. one step of an online softmax
     (Milakov and Gimelshein 2018), computed in f32: with
     `row_max = max(max_a, max_b)`, block weights

@@ -1,6 +1,6 @@
 //===- ShardingLayout.h - where a rank's piece lies in the global tensor -*- C++ -*-===//
 //
-// The index arithmetic of #seqpar.sharding (SPEC section 3.5) on concrete
+// The index arithmetic of #seqpar.sharding (docs/semantics.md §2) on concrete
 // numbers, shared by everything that cuts per-rank values from global ones
 // or assembles them back: seqpar-run (host buffers) and tests.
 //

@@ -87,9 +87,9 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
     Statistic<"numKeptAllReduces", "kept-all-reduces",
               "All-reduces left in place (see remarks)">,
     Statistic<"bytesBefore", "bytes-before",
-              "Bytes sent per rank by the rewritten collectives before (SPEC 5)">,
+              "Bytes sent per rank by the rewritten collectives before (docs/semantics.md, section 5)">,
     Statistic<"bytesAfter", "bytes-after",
-              "Bytes sent per rank by their replacements after (SPEC 5)">
+              "Bytes sent per rank by their replacements after (docs/semantics.md, section 5)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -318,8 +318,8 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     of it) becomes an `scf.for` over key/value tiles: each iteration an
     `attention_block` of the queries against `kv-tile` keys (and their
     positions), merged into the running (out, row max, row sum) by
-    `seqpar.attention_merge` (SPEC 3.3's rule with the LSE in two parts,
-    i.e. an online softmax), starting from out = 0, row max = -inf,
+    `seqpar.attention_merge` (the rule of docs/semantics.md §4.3 with the LSE in
+    two parts, i.e. an online softmax), starting from out = 0, row max = -inf,
     row sum = 0; a mask's key columns are sliced with the tile. A
     `seqpar.attention` (f32, f16 or bf16) with more keys is first written
     as one block over positions 0.. (finished in its type: NaN on rows
@@ -362,9 +362,9 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     context-parallel strategies are checked against.
     `seqpar.attention_block` (one ring step: out and the two-part LSE, row
     max and row sum, of a query block against a K/V block, causal by global
-    positions) and `seqpar.attention_merge` (SPEC 3.3's LSE merge) lower the
-    same way, with fully masked rows giving row max = -inf, row sum = 0 and
-    out = 0, never NaN.
+    positions) and `seqpar.attention_merge` (the LSE merge of
+    docs/semantics.md §4.3) lower the same way, with fully masked rows giving
+    row max = -inf, row sum = 0 and out = 0, never NaN.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -377,7 +377,7 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
 def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
   let summary = "Shard the whole sequence over a CP grid axis and distribute attention";
   let description = [{
-    Context parallelism (SPEC section 3.3). Input: a program whose attention
+    Context parallelism (docs/semantics.md §4). Input: a program whose attention
     is `seqpar.attention` (see `seqpar-raise-attention`), with the sequence
     dim of its inputs named by `seqpar.seq_dim` or the `seq-dim` option, or
     else inferred from the attention as in `seqpar-sequence-parallel`; it
@@ -412,7 +412,7 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
       rank a/u heads of the u*s/c tokens of its ring rank, a ring over
       `grid-axis` (r steps, as above, with zigzag over the ring's 2r chunks)
       computes them, and the all-to-all goes back.
-    Bytes per rank (SPEC section 5) are reported in a remark per function.
+    Bytes per rank (docs/semantics.md §5) are reported in a remark per function.
 
     With `pad`, a sequence not divisible by c (2c with zigzag) is padded at
     its end to s' = c*ceil(s/c) (2c*ceil(s/2c)): the sequence-carrying
@@ -506,8 +506,8 @@ def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
 def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
   let summary = "Report the token-wise analysis as remarks (for tests)";
   let description = [{
-    Runs the token-wise analysis (SPEC section 3.1) on each function and emits
-    one remark per op with a tensor result: `token-wise along dim D` (with
+    Runs the token-wise analysis (docs/semantics.md §3.1) on each function and
+    emits one remark per op with a tensor result: `token-wise along dim D` (with
     `position-dependent` when it reads positions along the sequence loop),
     or `not token-wise: <reason>`, or `no sequence dim`.
   }];
