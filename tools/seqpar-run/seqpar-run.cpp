@@ -16,8 +16,8 @@
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/IR/ShardingLayout.h"
-#include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
 #include "seqpar/InitSeqPar.h"
+#include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/runtime/seqpar_runtime.h"
 #include "seqpar/runtime/seqpar_runtime_alloc.h"
 

@@ -1,9 +1,98 @@
-//===- Passes.td - seqpar passes ---------------------------*- tablegen -*-===//
+//===- Passes.td - seqpar transform passes -----------------*- tablegen -*-===//
+//
+// The transforms, grouped by stage as in lib/Dialect/SeqPar/Transforms/
+// (one library per stage). The conversions to runtime calls and BLAS are in
+// seqpar/Conversion/Passes.td, the test passes in test/lib.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef SEQPAR_TRANSFORMS_PASSES_TD
 #define SEQPAR_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Tensor parallelism (TensorParallel/)
+//===----------------------------------------------------------------------===//
+
+def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp"> {
+  let summary = "Partition an unsharded transformer graph into the per-rank Megatron TP program";
+  let description = [{
+    Finds the Megatron structure (Shoeybi et al. 2019, section 3) in an
+    unsharded graph and rewrites it into the per-rank tensor-parallel (TP)
+    program over one grid axis of t ranks: column-parallel linears (Q/K/V or a
+    fused QKV projection, MLP up/gate) keep 1/t of their output features, the
+    attention heads and MLP activations between them stay split, and each
+    row-parallel linear (attention output, MLP down projection) contracts its
+    1/t of the input features and is followed by a `shard.all_reduce` (sum).
+
+    A block starts at the linears that read one activation (a contraction
+    with a weight function argument, possibly transposed or broadcast, over
+    a replicated input). Their output-feature split is followed through
+    bias adds, activations, head reshapes ([b, s, a*hd] <-> [b, s, a, hd],
+    flattened [b*s, h] rows), transposes, slices (fused QKV: the weight is
+    split in `groups 3`), concat, softmax and attention matmuls (split heads
+    are a parallel loop) until every path ends in a contraction over the
+    split dim. Weight and bias arguments on the way are split at the source
+    (`#seqpar.sharding` on the argument, per-rank type); shape-only inits are
+    rebuilt per rank; other replicated values read on split loops (a
+    materialised mask, KV heads when a_kv < t) are sliced locally.
+
+    A block the planner cannot prove correct stays replicated, with a remark
+    naming the op and the reason (e.g. an LM head: nothing closes its split;
+    a norm over the split features). A recognised block whose head or
+    feature count t does not divide is an error. Dynamic dims are an error.
+    Arguments and results without a split get `#seqpar.sharding<@grid,
+    replicated>`. The grid is created (`@grid`, shape [t]) when the module
+    has none.
+
+    Before (t = 2, one MLP):
+    ```mlir
+    %u = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x256xf32>) ...
+    %g = linalg.generic ... ins(%u ...)  // GELU
+    %y = linalg.matmul ins(%g, %w2 : tensor<16x256xf32>, tensor<256x64xf32>) ...
+    ```
+    After:
+    ```mlir
+    %u = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x128xf32>) ...
+    %g = linalg.generic ... ins(%u ...)
+    %p = linalg.matmul ins(%g, %w2 : tensor<16x128xf32>, tensor<128x64xf32>) ...
+    %y = shard.all_reduce %p on @grid grid_axes = [0] : ...
+    ```
+  }];
+  let options = [
+    Option<"tp", "tp", "int64_t", /*default=*/"0",
+           "TP size t (default: the size of the grid axis)">,
+    Option<"gridName", "grid", "std::string", /*default=*/"\"grid\"",
+           "Grid symbol (created with shape [tp], [tp, cp] or "
+           "[tp, cp/cp-ulysses, cp-ulysses] when missing)">,
+    Option<"cp", "cp", "int64_t", /*default=*/"1",
+           "Size of a second grid axis for context parallelism, used when "
+           "the pass creates the grid">,
+    Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
+           "With u > 1 (dividing cp), the created grid is [tp, cp/u, u]: "
+           "ring and Ulysses axes for hybrid context parallelism">,
+    Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"0",
+           "TP grid axis">
+  ];
+  let statistics = [
+    Statistic<"numBlocks", "blocks", "Megatron blocks partitioned">,
+    Statistic<"numColumnParallel", "column-parallel", "Column-parallel linears">,
+    Statistic<"numRowParallel", "row-parallel", "Row-parallel linears (all-reduces)">,
+    Statistic<"numReplicated", "left-replicated", "Linears left replicated (see remarks)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::seqpar::SeqParDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Sequence parallelism (SequenceParallel/)
+//===----------------------------------------------------------------------===//
 
 def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
   let summary = "Rewrite a tensor-parallel program into Megatron sequence parallelism";
@@ -100,81 +189,6 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
   ];
 }
 
-def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp"> {
-  let summary = "Partition an unsharded transformer graph into the per-rank Megatron TP program";
-  let description = [{
-    Finds the Megatron structure (Shoeybi et al. 2019, section 3) in an
-    unsharded graph and rewrites it into the per-rank tensor-parallel (TP)
-    program over one grid axis of t ranks: column-parallel linears (Q/K/V or a
-    fused QKV projection, MLP up/gate) keep 1/t of their output features, the
-    attention heads and MLP activations between them stay split, and each
-    row-parallel linear (attention output, MLP down projection) contracts its
-    1/t of the input features and is followed by a `shard.all_reduce` (sum).
-
-    A block starts at the linears that read one activation (a contraction
-    with a weight function argument, possibly transposed or broadcast, over
-    a replicated input). Their output-feature split is followed through
-    bias adds, activations, head reshapes ([b, s, a*hd] <-> [b, s, a, hd],
-    flattened [b*s, h] rows), transposes, slices (fused QKV: the weight is
-    split in `groups 3`), concat, softmax and attention matmuls (split heads
-    are a parallel loop) until every path ends in a contraction over the
-    split dim. Weight and bias arguments on the way are split at the source
-    (`#seqpar.sharding` on the argument, per-rank type); shape-only inits are
-    rebuilt per rank; other replicated values read on split loops (a
-    materialised mask, KV heads when a_kv < t) are sliced locally.
-
-    A block the planner cannot prove correct stays replicated, with a remark
-    naming the op and the reason (e.g. an LM head: nothing closes its split;
-    a norm over the split features). A recognised block whose head or
-    feature count t does not divide is an error. Dynamic dims are an error.
-    Arguments and results without a split get `#seqpar.sharding<@grid,
-    replicated>`. The grid is created (`@grid`, shape [t]) when the module
-    has none.
-
-    Before (t = 2, one MLP):
-    ```mlir
-    %u = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x256xf32>) ...
-    %g = linalg.generic ... ins(%u ...)  // GELU
-    %y = linalg.matmul ins(%g, %w2 : tensor<16x256xf32>, tensor<256x64xf32>) ...
-    ```
-    After:
-    ```mlir
-    %u = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x128xf32>) ...
-    %g = linalg.generic ... ins(%u ...)
-    %p = linalg.matmul ins(%g, %w2 : tensor<16x128xf32>, tensor<128x64xf32>) ...
-    %y = shard.all_reduce %p on @grid grid_axes = [0] : ...
-    ```
-  }];
-  let options = [
-    Option<"tp", "tp", "int64_t", /*default=*/"0",
-           "TP size t (default: the size of the grid axis)">,
-    Option<"gridName", "grid", "std::string", /*default=*/"\"grid\"",
-           "Grid symbol (created with shape [tp], [tp, cp] or "
-           "[tp, cp/cp-ulysses, cp-ulysses] when missing)">,
-    Option<"cp", "cp", "int64_t", /*default=*/"1",
-           "Size of a second grid axis for context parallelism, used when "
-           "the pass creates the grid">,
-    Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
-           "With u > 1 (dividing cp), the created grid is [tp, cp/u, u]: "
-           "ring and Ulysses axes for hybrid context parallelism">,
-    Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"0",
-           "TP grid axis">
-  ];
-  let statistics = [
-    Statistic<"numBlocks", "blocks", "Megatron blocks partitioned">,
-    Statistic<"numColumnParallel", "column-parallel", "Column-parallel linears">,
-    Statistic<"numRowParallel", "row-parallel", "Row-parallel linears (all-reduces)">,
-    Statistic<"numReplicated", "left-replicated", "Linears left replicated (see remarks)">
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::seqpar::SeqParDialect",
-    "::mlir::shard::ShardDialect",
-    "::mlir::tensor::TensorDialect"
-  ];
-}
-
 def FoldReduceScatter : Pass<"seqpar-fold-reduce-scatter"> {
   let summary = "Fold all_reduce followed by all_slice into reduce_scatter";
   let description = [{
@@ -197,63 +211,9 @@ def FoldReduceScatter : Pass<"seqpar-fold-reduce-scatter"> {
   let dependentDialects = ["::mlir::shard::ShardDialect"];
 }
 
-def ExpandDropout : Pass<"seqpar-expand-dropout"> {
-  let summary = "Lower seqpar.dropout to Philox-4x32-10 arithmetic in a linalg.generic";
-  let description = [{
-    Replaces each `seqpar.dropout` with a `linalg.generic` that computes, for
-    every element, the global coordinates (`linalg.index` plus `offsets`),
-    the row-major linear index in `global_shape`, and one Philox-4x32-10 draw
-    (Salmon et al., "Parallel Random Numbers: As Easy as 1, 2, 3", SC 2011)
-    with counter (index low 32 bits, index high 32 bits, site, 0) and key
-    (seed low 32 bits, seed high 32 bits): u = (word0 >> 8) * 2^-24, keep
-    when u >= rate, result = keep ? x * (1 / (1 - rate)) : 0. A shard and the
-    single device therefore draw the same mask for the same element.
-
-    Before:
-    ```mlir
-    %y = seqpar.dropout %x seed %s {rate = 0.1 : f64, site = 0 : i64} : tensor<2x8xf32>
-    ```
-    After: a `linalg.generic` over [2, 8] with 20 `arith.mului_extended`.
-  }];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::tensor::TensorDialect"
-  ];
-}
-
-def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
-  let summary = "Lower every seqpar op and attribute to upstream MLIR";
-  let description = [{
-    For stacks that consume upstream dialects only (e.g. IREE's shard-to-flow
-    conversion of `shard` collectives): `seqpar.dropout` becomes its Philox
-    `linalg.generic` (as in `seqpar-expand-dropout`), and every `seqpar.*`
-    function argument or result attribute becomes a builtin string attribute
-    `seqpar_lowered.<name>` holding the printed value (kept for humans and
-    tools; the `seqpar_lowered` prefix names no dialect, so upstream
-    verifiers accept it). The result parses and verifies
-    with upstream `mlir-opt`. Fails on any seqpar op it cannot lower.
-
-    Before:
-    ```mlir
-    func.func @f(%x: tensor<8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})
-    ```
-    After:
-    ```mlir
-    func.func @f(%x: tensor<8xf32> {seqpar_lowered.sharding = "#seqpar.sharding<@grid, [[0]]>"})
-    ```
-  }];
-  let options = [
-    Option<"keepCollectives", "keep-collectives", "bool", /*default=*/"false",
-           "Leave seqpar's asynchronous collectives for "
-           "seqpar-lower-collectives-to-runtime (used by seqpar-lower-to-llvm)">
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::linalg::LinalgDialect",
-    "::mlir::tensor::TensorDialect"
-  ];
-}
+//===----------------------------------------------------------------------===//
+// Attention: raising, key tiling, decomposition (Attention/)
+//===----------------------------------------------------------------------===//
 
 def RaiseAttention : Pass<"seqpar-raise-attention"> {
   let summary = "Raise attention written out by exporters to seqpar.attention";
@@ -286,28 +246,6 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     "::mlir::seqpar::SeqParDialect",
     "::mlir::tensor::TensorDialect"
   ];
-}
-
-def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"> {
-  let summary = "Count attention FLOPs and time in runtime compute regions";
-  let description = [{
-    Wraps every `seqpar.attention` and `seqpar.attention_block` in calls of
-    `seqpar_rt_region_begin("attention", flops)` and
-    `seqpar_rt_region_end("attention")` (llvm.call on a module string), so
-    the runtime's per-rank counters (printed by seqpar-run) hold the number
-    of attention blocks each rank ran, their FLOPs and their wall time.
-    flops = 4 * b * a * s * t * d: the multiply-adds of Q.K^T and P.V as the
-    decomposition computes them (a causal block counts whole; softmax is not
-    counted, as in seqpar-run's contraction FLOPs). Blocks a ring skips
-    (scf.if on the causal order) are not counted, since they do not run.
-    Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`, whose
-    ops land between the two calls. Without an initialised runtime the calls
-    return an error status that compiled code ignores.
-  }];
-  let statistics = [
-    Statistic<"numInstrumented", "instrumented", "Attention ops wrapped">
-  ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def TileAttention : Pass<"seqpar-tile-attention"> {
@@ -372,6 +310,10 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     "::mlir::tensor::TensorDialect"
   ];
 }
+
+//===----------------------------------------------------------------------===//
+// Context parallelism (ContextParallel/)
+//===----------------------------------------------------------------------===//
 
 def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
   let summary = "Shard the whole sequence over a CP grid axis and distribute attention";
@@ -467,6 +409,10 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Preparation for lowering (PrepareLowering/)
+//===----------------------------------------------------------------------===//
+
 def CheckTosaShapes : Pass<"seqpar-check-tosa-shapes", "::mlir::func::FuncOp"> {
   let summary = "Refuse tosa ops with dynamic shapes before tosa is lowered";
   let description = [{
@@ -487,6 +433,64 @@ def CheckTosaShapes : Pass<"seqpar-check-tosa-shapes", "::mlir::func::FuncOp"> {
   }];
 }
 
+def ExpandDropout : Pass<"seqpar-expand-dropout"> {
+  let summary = "Lower seqpar.dropout to Philox-4x32-10 arithmetic in a linalg.generic";
+  let description = [{
+    Replaces each `seqpar.dropout` with a `linalg.generic` that computes, for
+    every element, the global coordinates (`linalg.index` plus `offsets`),
+    the row-major linear index in `global_shape`, and one Philox-4x32-10 draw
+    (Salmon et al., "Parallel Random Numbers: As Easy as 1, 2, 3", SC 2011)
+    with counter (index low 32 bits, index high 32 bits, site, 0) and key
+    (seed low 32 bits, seed high 32 bits): u = (word0 >> 8) * 2^-24, keep
+    when u >= rate, result = keep ? x * (1 / (1 - rate)) : 0. A shard and the
+    single device therefore draw the same mask for the same element.
+
+    Before:
+    ```mlir
+    %y = seqpar.dropout %x seed %s {rate = 0.1 : f64, site = 0 : i64} : tensor<2x8xf32>
+    ```
+    After: a `linalg.generic` over [2, 8] with 20 `arith.mului_extended`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
+  let summary = "Lower every seqpar op and attribute to upstream MLIR";
+  let description = [{
+    For stacks that consume upstream dialects only (e.g. IREE's shard-to-flow
+    conversion of `shard` collectives): `seqpar.dropout` becomes its Philox
+    `linalg.generic` (as in `seqpar-expand-dropout`), and every `seqpar.*`
+    function argument or result attribute becomes a builtin string attribute
+    `seqpar_lowered.<name>` holding the printed value (kept for humans and
+    tools; the `seqpar_lowered` prefix names no dialect, so upstream
+    verifiers accept it). The result parses and verifies
+    with upstream `mlir-opt`. Fails on any seqpar op it cannot lower.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})
+    ```
+    After:
+    ```mlir
+    func.func @f(%x: tensor<8xf32> {seqpar_lowered.sharding = "#seqpar.sharding<@grid, [[0]]>"})
+    ```
+  }];
+  let options = [
+    Option<"keepCollectives", "keep-collectives", "bool", /*default=*/"false",
+           "Leave seqpar's asynchronous collectives for "
+           "seqpar-lower-collectives-to-runtime (used by seqpar-lower-to-llvm)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
   let summary = "Decompose aggregate linalg ops (linalg.softmax) into generics";
   let description = [{
@@ -498,92 +502,6 @@ def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
-    "::mlir::tensor::TensorDialect"
-  ];
-}
-
-def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
-  let summary = "Report the token-wise analysis as remarks (for tests)";
-  let description = [{
-    Runs the token-wise analysis (SPEC section 3.1) on each function and emits
-    one remark per op with a tensor result: `token-wise along dim D` (with
-    `position-dependent` when it reads positions along the sequence loop),
-    or `not token-wise: <reason>`, or `no sequence dim`.
-  }];
-  let options = [
-    Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
-           "Sequence dim of the first tensor argument of rank > seq-dim, "
-           "used when no argument has a seqpar.seq_dim attribute">
-  ];
-}
-
-def TestSeqDim : Pass<"seqpar-test-seq-dim", "::mlir::func::FuncOp"> {
-  let summary = "Report each function's sequence dims as a remark (for tests)";
-  let description = [{
-    Chooses the sequence dim of each argument as the sequence-parallel and
-    context-parallel rewrites do (a `seqpar.seq_dim` attribute, else the
-    `seq-dim` option, else the dim the function's attention reads as its
-    tokens, followed back to an argument) and emits one remark per
-    function: `argument sequence dims: [d0, d1, ...]` (-1: none), or
-    `no sequence dim: <why>`. The choice's own remarks (inferred, or an
-    explicit choice the attention contradicts) come with it.
-  }];
-  let options = [
-    Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
-           "Sequence dim of the first tensor argument of rank > seq-dim, "
-           "used when no argument has a seqpar.seq_dim attribute; -1 (the "
-           "default): inferred from the attention">
-  ];
-}
-
-def TestSimulateRanks : Pass<"seqpar-test-simulate-ranks", "::mlir::ModuleOp"> {
-  let summary = "Simulate the t ranks of a per-rank program in one function (for tests)";
-  let description = [{
-    Proof by execution, without a communication runtime: given a per-rank
-    entry function on a 1-D `shard.grid` of static size t, creates
-    `<func>_simulated` whose signature is the global (single-device) one,
-    derived from each argument's and result's `seqpar.sharding` (replicated:
-    same type; split, grouped or zigzag: the split dim times t; partial:
-    refused). Its body cuts rank r's arguments from the global ones
-    (`tensor.extract_slice`, plus `tensor.concat` for grouped and zigzag
-    splits), runs t copies of the per-rank body in lockstep with per-rank
-    value maps, and replaces each shard op by what it computes across ranks:
-    `process_multi_index`/`process_linear_index` -> the constant r,
-    `grid_shape` -> t, `all_reduce` (sum/max/min/product) -> elementwise arith
-    on the t inputs, `reduce_scatter` -> that combination sliced per rank
-    along `scatter_axis`, `all_gather` -> `tensor.concat` of the t inputs
-    along `gather_axis`, `all_slice` -> each rank's slice. Results are
-    assembled per their sharding (replicated: rank 0's value). Any other
-    shard op, a shard op nested in a region, a collective on another grid, a
-    missing sharding attribute, a partial sharding, or a grid that is not
-    1-D and static is an error. The per-rank function is left unchanged.
-
-    Before (t = 2):
-    ```mlir
-    func.func @forward(%x: tensor<4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})
-        -> (tensor<8x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}) {
-      %g = shard.all_gather %x on @grid grid_axes = [0] gather_axis = 0
-          : tensor<4x8xf32> -> tensor<8x8xf32>
-      return %g : tensor<8x8xf32>
-    }
-    ```
-    After (added):
-    ```mlir
-    func.func @forward_simulated(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
-      %x0 = tensor.extract_slice %x[0, 0] [4, 8] [1, 1] : tensor<8x8xf32> to tensor<4x8xf32>
-      %x1 = tensor.extract_slice %x[4, 0] [4, 8] [1, 1] : tensor<8x8xf32> to tensor<4x8xf32>
-      %g = tensor.concat dim(0) %x0, %x1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
-      return %g : tensor<8x8xf32>
-    }
-    ```
-  }];
-  let options = [
-    Option<"funcName", "func", "std::string", /*default=*/"\"forward\"",
-           "Per-rank entry function to simulate">
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect",
-    "::mlir::func::FuncDialect",
     "::mlir::tensor::TensorDialect"
   ];
 }
@@ -608,99 +526,6 @@ def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
     placement; `seqpar-report` replays the same lowering.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
-def LowerCollectivesToRuntime
-    : Pass<"seqpar-lower-collectives-to-runtime", "::mlir::ModuleOp"> {
-  let summary = "Lower memref-level collectives and process queries to seqpar runtime calls";
-  let description = [{
-    A dialect conversion, run after bufferization (and after
-    `buffer-deallocation-pipeline`, which the memref-level ops' memory
-    effects keep working): every `seqpar.memref_{all_gather, reduce_scatter,
-    all_reduce, all_to_all, shift}` becomes a call of the runtime C ABI
-    (`seqpar_rt_<op>`, or `seqpar_rt_<op>_start` for the asynchronous form,
-    whose `!seqpar.request` becomes the runtime's request pointer),
-    `seqpar.memref_wait` a call of `seqpar_rt_wait`, and
-    `shard.process_multi_index` / `process_linear_index` / `grid_shape` the
-    process's coordinates (`seqpar_rt_process_multi_index`) or constants.
-
-    Calls take: the communicator of the (grid, axes) pair, created with
-    `seqpar_rt_comm_get` on first use and cached in a global; the dtype
-    code of the element type (f32 0, f16 1, bf16 2); buffer addresses
-    (aligned pointer + offset); the input shape as a private constant
-    global. The first runtime use calls `seqpar_rt_set_error_mode(ABORT)`
-    and `seqpar_rt_init`, so the compiled code never checks status codes:
-    any runtime error prints the rank and aborts the job. A collective over
-    a group of one rank becomes a `memref.copy` (no runtime call), and a
-    process index on a grid of one process the constant 0, so single-device
-    programs do not need the runtime.
-
-    Errors (located at the op): an element type other than f32/f16/bf16, a
-    dynamic shape, a buffer that is not a contiguous row-major block, a
-    dynamic grid, a collective still on tensors (bufferize first), any other
-    `shard` op.
-
-    Before:
-    ```mlir
-    seqpar.memref_all_gather %in, %out on @grid grid_axes = [0] gather_axis = 1
-        : memref<2x8x64xf32>, memref<2x16x64xf32>
-    ```
-    After:
-    ```mlir
-    %comm = llvm.call @__seqpar_comm_grid_a0() : () -> !llvm.ptr
-    %dtype = llvm.mlir.constant(0 : i32) : i32
-    %pin = llvm.inttoptr %in_address : i64 to !llvm.ptr
-    %pout = llvm.inttoptr %out_address : i64 to !llvm.ptr
-    %shape = llvm.mlir.addressof @__seqpar_i64_2_8_64 : !llvm.ptr
-    %rank = llvm.mlir.constant(3 : i32) : i32
-    %dim = llvm.mlir.constant(1 : i32) : i32
-    %status = llvm.call @seqpar_rt_all_gather(%comm, %dtype, %pin, %pout, %shape, %rank, %dim)
-        : (!llvm.ptr, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32) -> i32
-    ```
-  }];
-  let dependentDialects = [
-    "::mlir::LLVM::LLVMDialect",
-    "::mlir::arith::ArithDialect",
-    "::mlir::memref::MemRefDialect"
-  ];
-}
-
-def LowerMatmulToBlas : Pass<"seqpar-lower-matmul-to-blas", "::mlir::ModuleOp"> {
-  let summary = "Lower f32 matmul-like linalg ops on buffers to cblas_sgemm calls";
-  let description = [{
-    After bufferization, every linalg op on f32 buffers that is a
-    contraction (`linalg.matmul`, `linalg.batch_matmul`, or a
-    `linalg.generic` with a multiply-add body, e.g. the [b, s, h] x [h, n]
-    linear layers of exported graphs) whose operands map onto one row-major
-    GEMM per batch becomes calls of CBLAS `cblas_sgemm` (alpha = 1,
-    beta = 1, since linalg accumulates into its output): one call, or an
-    `scf.for` over the batch dim with one call per batch. Conditions: one
-    k dim, one n dim, at most one batch dim (or two, as attention's [b, a],
-    that every operand lays out as one equally spaced batch); the m dims
-    contiguous in memory in A and C, unit stride on the innermost dim of
-    each operand (A and B may be transposed); static strides. Anything else, and
-    contractions on f16/bf16 (with a remark), stays for
-    `convert-linalg-to-loops`. The program then needs a CBLAS library at
-    link or JIT time (Debian: libopenblas-dev).
-
-    Before:
-    ```mlir
-    linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x16xf32>)
-                  outs(%c : memref<32x16xf32>)
-    ```
-    After:
-    ```mlir
-    llvm.call @cblas_sgemm(%row_major, %no_trans, %no_trans, %m, %n, %k, %one,
-        %pa, %lda, %pb, %ldb, %one, %pc, %ldc) : (i32, i32, i32, i32, i32, i32, f32,
-        !llvm.ptr, i32, !llvm.ptr, i32, f32, !llvm.ptr, i32) -> ()
-    ```
-  }];
-  let dependentDialects = [
-    "::mlir::LLVM::LLVMDialect",
-    "::mlir::arith::ArithDialect",
-    "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
-  ];
 }
 
 #endif // SEQPAR_TRANSFORMS_PASSES_TD
