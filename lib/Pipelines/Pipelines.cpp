@@ -45,9 +45,7 @@ private:
 std::string whyInvalid(const SeqParPipelineOptions &opts) {
   int64_t tp = opts.tp, cp = opts.cp, ulysses = opts.cpUlysses,
           seqDim = opts.seqDim;
-  std::string strategyName = opts.cpStrategy, balance = opts.loadBalance;
-  std::optional<AttentionStrategy> strategy =
-      parseAttentionStrategy(strategyName);
+  AttentionStrategy strategy = opts.cpStrategy;
   bool hybrid = strategy == AttentionStrategy::Hybrid;
   std::string why;
   llvm::raw_string_ostream os(why);
@@ -60,18 +58,13 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
           "parallelism)";
   else if (!llvm::checkedMul(tp, cp))
     os << "tp=" << tp << " x cp=" << cp << " ranks overflow a 64-bit count";
-  else if (!strategy)
-    os << "unknown cp-strategy '" << strategyName
-       << "': expected ring, all-gather, ulysses or hybrid";
-  else if (balance != "zigzag" && balance != "none")
-    os << "unknown load-balance '" << balance << "': expected zigzag or none";
   else if (ulysses < 1)
     os << "cp-ulysses=" << ulysses
        << " is not a Ulysses size: expected cp-ulysses >= 1";
   else if (ulysses > 1 && !hybrid)
     os << "cp-ulysses=" << ulysses
-       << " is only used by cp-strategy=hybrid (cp-strategy=" << strategyName
-       << ")";
+       << " is only used by cp-strategy=hybrid (cp-strategy="
+       << stringifyAttentionStrategy(strategy) << ")";
   else if (hybrid && (ulysses < 2 || cp % ulysses != 0))
     os << "cp-strategy=hybrid needs cp-ulysses > 1 dividing cp (cp=" << cp
        << ", cp-ulysses=" << ulysses << ")";
@@ -139,7 +132,7 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   plan.tp = opts.tp;
   plan.cp = opts.cp;
   plan.cpUlysses = opts.cpUlysses;
-  bool hybrid = opts.cpStrategy == "hybrid";
+  bool hybrid = opts.cpStrategy == AttentionStrategy::Hybrid;
   pm.addPass(createPlanTensorParallel(plan));
   // After TP planning, attention is raised on the per-rank (a/t heads)
   // program: it then runs tiled over keys (never holding s x s scores), and

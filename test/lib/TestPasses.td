@@ -19,6 +19,18 @@ def TestTokenWise : Pass<"seqpar-test-token-wise", "::mlir::func::FuncOp"> {
     one remark per op with a tensor result: `token-wise along dim D` (with
     `position-dependent` when it reads positions along the sequence loop),
     or `not token-wise: <reason>`, or `no sequence dim`.
+
+    ```mlir
+    func.func @f(%x: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}) -> tensor<2x8x4xf32> {
+      %e = tensor.empty() : tensor<2x8x4xf32>  // remark: no sequence dim
+      // remark: token-wise along dim 1
+      %y = linalg.softmax dimension(2) ins(%x : tensor<2x8x4xf32>) outs(%e : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+      // remark: not token-wise: normalises along the sequence dim
+      %z = linalg.softmax dimension(1) ins(%y : tensor<2x8x4xf32>) outs(%e : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+      return %z : tensor<2x8x4xf32>
+    }
+    ```
+    The IR is unchanged.
   }];
   let options = [
     Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",
@@ -37,6 +49,12 @@ def TestSeqDim : Pass<"seqpar-test-seq-dim", "::mlir::func::FuncOp"> {
     function: `argument sequence dims: [d0, d1, ...]` (-1: none), or
     `no sequence dim: <why>`. The choice's own remarks (inferred, or an
     explicit choice the attention contradicts) come with it.
+
+    ```mlir
+    // remark: argument sequence dims: [1, -1]
+    func.func @f(%x: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}, %w: tensor<4x4xf32>) -> tensor<2x8x4xf32>
+    ```
+    The IR is unchanged.
   }];
   let options = [
     Option<"seqDim", "seq-dim", "int64_t", /*default=*/"-1",

@@ -86,6 +86,21 @@ def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`, whose
     ops land between the two calls. Without an initialised runtime the calls
     return an error status that compiled code ignores.
+
+    Before:
+    ```mlir
+    %o = seqpar.attention %q, %k, %v {scale = 0.25 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32> -> tensor<1x4x8x16xf32>
+    ```
+    After (flops = 4 * 1 * 4 * 8 * 8 * 16 = 16384):
+    ```mlir
+    %name = llvm.mlir.addressof @__seqpar_region_attention : !llvm.ptr
+    %flops = llvm.mlir.constant(16384 : i64) : i64
+    %0 = llvm.call @seqpar_rt_region_begin(%name, %flops) : (!llvm.ptr, i64) -> i32
+    %o = seqpar.attention %q, %k, %v {scale = 0.25 : f32} : ...
+    %name2 = llvm.mlir.addressof @__seqpar_region_attention : !llvm.ptr
+    %1 = llvm.call @seqpar_rt_region_end(%name2) : (!llvm.ptr) -> i32
+    ```
   }];
   let statistics = [
     Statistic<"numInstrumented", "instrumented", "Attention ops wrapped">

@@ -12,6 +12,8 @@
 #ifndef SEQPAR_PIPELINES_PIPELINES_H
 #define SEQPAR_PIPELINES_PIPELINES_H
 
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -85,11 +87,11 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       *this, "cp",
       llvm::cl::desc("Context-parallel size c (grid axis 1; 1: none)"),
       llvm::cl::init(1)};
-  PassOptions::Option<std::string> cpStrategy{
+  PassOptions::Option<AttentionStrategy> cpStrategy{
       *this, "cp-strategy",
       llvm::cl::desc("Distributed attention: ring, all-gather, ulysses or "
                      "hybrid (Ulysses on cp-ulysses ranks, ring on the rest)"),
-      llvm::cl::init("ring")};
+      llvm::cl::init(AttentionStrategy::Ring), attentionStrategyValues()};
   PassOptions::Option<int64_t> cpUlysses{
       *this, "cp-ulysses",
       llvm::cl::desc("Hybrid's Ulysses size u > 1 dividing cp (grid [tp, "
@@ -100,14 +102,14 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       llvm::cl::desc("Pad a sequence not divisible by cp (2cp with zigzag) "
                      "and mask the padding"),
       llvm::cl::init(false)};
-  PassOptions::Option<std::string> loadBalance{
+  PassOptions::Option<LoadBalance> loadBalance{
       *this, "load-balance",
       llvm::cl::desc("CP token assignment: zigzag or none"),
-      llvm::cl::init("zigzag")};
+      llvm::cl::init(LoadBalance::Zigzag), loadBalanceValues()};
 };
 
-/// Builds `seqpar-pipeline`. Options that make no sense (sizes below 1, an
-/// unknown strategy, cp-ulysses without hybrid, ...) build a pipeline that
+/// Builds `seqpar-pipeline`. Options that make no sense (sizes below 1,
+/// cp-ulysses without hybrid, ...) build a pipeline that
 /// only reports them, as an error at the module. Otherwise: inlining, tosa
 /// to linalg/arith/tensor, CSE,
 /// seqpar-plan-tensor-parallel (tp) on grid axis 0; with cp > 1 (grid

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace mlir::seqpar {
 
@@ -28,7 +29,31 @@ namespace mlir::seqpar {
 /// (all-to-all to heads), or hybrid (Ulysses on one axis, ring on another).
 enum class AttentionStrategy { Ring, AllGather, Ulysses, Hybrid };
 
-std::optional<AttentionStrategy> parseAttentionStrategy(StringRef name);
+/// How context parallelism assigns tokens to ranks: zigzag (chunks r and
+/// 2c-1-r of 2c, which balances causal attention) or contiguous (s/c).
+enum class LoadBalance { Zigzag, None };
+
+/// The option spellings of the two enums: seqpar-context-parallel's
+/// `strategy` and `load-balance` (Passes.td), seqpar-pipeline's
+/// `cp-strategy` and `load-balance` (seqpar/Pipelines/Pipelines.h).
+inline llvm::cl::ValuesClass attentionStrategyValues() {
+  return llvm::cl::values(
+      clEnumValN(AttentionStrategy::Ring, "ring",
+                 "K/V blocks passed around the ring (pass-KV)"),
+      clEnumValN(AttentionStrategy::AllGather, "all-gather",
+                 "K/V all-gathered once"),
+      clEnumValN(AttentionStrategy::Ulysses, "ulysses",
+                 "all-to-all from sequence to heads and back"),
+      clEnumValN(AttentionStrategy::Hybrid, "hybrid",
+                 "Ulysses on one axis, ring on another"));
+}
+inline llvm::cl::ValuesClass loadBalanceValues() {
+  return llvm::cl::values(
+      clEnumValN(LoadBalance::Zigzag, "zigzag", "chunks r and 2c-1-r of 2c"),
+      clEnumValN(LoadBalance::None, "none", "contiguous s/c tokens"));
+}
+
+/// The option spelling of `strategy` (for remarks).
 StringRef stringifyAttentionStrategy(AttentionStrategy strategy);
 
 #define GEN_PASS_DECL

@@ -237,6 +237,22 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     does not match stays as it was, with a remark at P.V naming the step
     that failed; every other `linalg.softmax` or written-out softmax it
     knows gets a remark too.
+
+    Before (heads collapsed with the batch, K^T as a transpose):
+    ```mlir
+    %kt = linalg.transpose ins(%k : tensor<1x2x8x4xf32>) ... permutation = [0, 1, 3, 2]
+    %s3 = linalg.batch_matmul ins(%q3, %kt3 : tensor<2x8x4xf32>, tensor<2x4x8xf32>) ...
+    %scaled = linalg.generic ... // x * 0.125
+    %l = linalg.generic ... ins(%scaled, %mask ...) // x + mask
+    %p = linalg.softmax dimension(3) ins(%l : tensor<1x2x8x8xf32>) ...
+    %o = linalg.batch_matmul ins(%p3, %v3 : tensor<2x8x8xf32>, tensor<2x8x4xf32>) ...
+    ```
+    After:
+    ```mlir
+    %a = seqpar.attention %q, %k, %v mask(%mask : tensor<1x1x8x8xf32>) {scale = 1.250000e-01 : f32}
+        : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+    %o = tensor.collapse_shape %a [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+    ```
   }];
   let statistics = [
     Statistic<"numRaised", "raised", "Attention blocks raised">
@@ -266,6 +282,25 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     block, about 0.4 GiB per head instead of 6 GiB (six score-sized
     buffers).
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`.
+
+    Before (`kv-tile=4`):
+    ```mlir
+    %o = seqpar.attention %q, %k, %v {causal, scale = 0.25 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x4x8x16xf32>
+    ```
+    After (positions %qpos, %kpos: 0..7; %out0, %max0, %sum0: 0, -inf, 0):
+    ```mlir
+    %r:3 = scf.for %j = %c0 to %c8 step %c4 iter_args(%o = %out0, %m = %max0, %l = %sum0) -> (...) {
+      %kj = tensor.extract_slice %k[0, 0, %j, 0] [1, 2, 4, 16] [1, 1, 1, 1] : ...
+      %vj = tensor.extract_slice %v[0, 0, %j, 0] [1, 2, 4, 16] [1, 1, 1, 1] : ...
+      %pj = tensor.extract_slice %kpos[%j] [4] [1] : tensor<8xindex> to tensor<4xindex>
+      %out, %row_max, %row_sum = seqpar.attention_block %q, %kj, %vj positions(%qpos, %pj)
+          {causal, scale = 2.500000e-01 : f32} : ...
+      %mo, %mm, %ml = seqpar.attention_merge(%o, %m, %l), (%out, %row_max, %row_sum) : ...
+      scf.yield %mo, %mm, %ml : ...
+    }
+    %result = linalg.generic ... ins(%r#0, %r#2 ...) // NaN where row sum = 0
+    ```
   }];
   let options = [
     Option<"kvTile", "kv-tile", "int64_t", /*default=*/"1024",
@@ -302,6 +337,19 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     positions) and `seqpar.attention_merge` (SPEC 3.3's LSE merge) lower the
     same way, with fully masked rows giving row max = -inf, row sum = 0 and
     out = 0, never NaN.
+
+    Before:
+    ```mlir
+    %o = seqpar.attention %q, %k, %v {causal, scale = 0.25 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32> -> tensor<1x4x8x16xf32>
+    ```
+    After:
+    ```mlir
+    %s = linalg.generic ... ins(%q, %k ...) // Q.K^T on KV head h / 2, [1, 4, 8, 8]
+    %c = linalg.generic ... ins(%s ...)      // * 0.25; -inf where key > query
+    %p = linalg.softmax dimension(3) ins(%c : tensor<1x4x8x8xf32>) ...
+    %o = linalg.generic ... ins(%p, %v ...)  // P.V, [1, 4, 8, 16]
+    ```
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -369,6 +417,31 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
     divisible by c (2c with zigzag) are located errors, and so is a CP
     size c larger than s (padded or not). Functions with call sites are
     left as they are, with a remark.
+
+    Before (grid [2], `load-balance=none`):
+    ```mlir
+    func.func @f(%q: tensor<1x4x8x16xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x16xf32> {
+      %o = seqpar.attention %q, %q, %q {causal, scale = 0.25 : f32} : ...
+      return %o : tensor<1x4x8x16xf32>
+    }
+    ```
+    After (%pos: the rank's global positions r*4 + i, %next: those of the
+    K/V block received):
+    ```mlir
+    func.func @f(%q: tensor<1x4x4x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [], [0]]>, ...})
+        -> (tensor<1x4x4x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [], [0]]>}) {
+      %req = seqpar.shift_start %q on @grid grid_axes = [0] offset = 1 : ...
+      %out, %max, %sum = seqpar.attention_block %q, %q, %q positions(%pos, %pos) {causal, ...} : ...
+      %kv = seqpar.wait %req : !seqpar.request<tensor<1x4x4x16xf32>>
+      %b:3 = scf.if %past -> (...) {  // the received block is not in the future
+        %o1, %m1, %s1 = seqpar.attention_block %q, %kv, %kv positions(%pos, %next) {causal, ...} : ...
+        scf.yield %o1, %m1, %s1 : ...
+      } else { ... }                    // the empty partial
+      %mo, %mm, %ms = seqpar.attention_merge(%out, %max, %sum), (%b#0, %b#1, %b#2) : ...
+      %o = linalg.generic ... ins(%mo, %ms ...)
+      return %o : tensor<1x4x4x16xf32>
+    }
+    ```
   }];
   let options = [
     Option<"gridName", "grid", "std::string", /*default=*/"\"\"",
@@ -379,8 +452,10 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
            "Sequence dim of the first tensor argument of rank > seq-dim, "
            "used when no argument has a seqpar.seq_dim attribute; -1 (the "
            "default): inferred from the attention">,
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"ring\"",
-           "Distributed attention: ring, all-gather, ulysses or hybrid">,
+    Option<"strategy", "strategy", "::mlir::seqpar::AttentionStrategy",
+           /*default=*/"::mlir::seqpar::AttentionStrategy::Ring",
+           "Distributed attention: ring, all-gather, ulysses or hybrid",
+           "::mlir::seqpar::attentionStrategyValues()">,
     Option<"ulyssesAxis", "ulysses-axis", "int64_t", /*default=*/"-1",
            "Grid axis of hybrid's Ulysses all-to-all (the ring runs on "
            "grid-axis); the sequence is split over both; -1 (the default): "
@@ -388,10 +463,11 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
     Option<"pad", "pad", "bool", /*default=*/"false",
            "Pad a sequence not divisible by c (2c with zigzag) and mask the "
            "padding (arguments stay whole, results are gathered)">,
-    Option<"loadBalance", "load-balance", "std::string",
-           /*default=*/"\"zigzag\"",
+    Option<"loadBalance", "load-balance", "::mlir::seqpar::LoadBalance",
+           /*default=*/"::mlir::seqpar::LoadBalance::Zigzag",
            "Token assignment: zigzag (chunks r and 2c-1-r of 2c) or none "
-           "(contiguous s/c tokens per rank)">
+           "(contiguous s/c tokens per rank)",
+           "::mlir::seqpar::loadBalanceValues()">
   ];
   let statistics = [
     Statistic<"numRewritten", "num-attention-rewritten",
@@ -498,6 +574,18 @@ def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
     `linalg.softmax`) with its decomposition into linalg generics and named
     ops (max, sub+exp, sum, div), which bufferize and lower to loops. Used by
     `seqpar-lower-to-llvm` before bufferization.
+
+    Before:
+    ```mlir
+    %p = linalg.softmax dimension(1) ins(%x : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+    ```
+    After:
+    ```mlir
+    %max = linalg.generic ... ins(%x : tensor<8x16xf32>) outs(%m : tensor<8xf32>)  // maxnumf over dim 1
+    %exp = linalg.generic ... ins(%x, %max ...) outs(%e ...)                      // exp(x - max)
+    %sum = linalg.generic ... ins(%exp : tensor<8x16xf32>) outs(%z : tensor<8xf32>) // addf over dim 1
+    %p = linalg.generic ... ins(%exp, %sum ...) outs(%e ...)                      // exp / sum
+    ```
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -524,6 +612,27 @@ def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
     branch), that are freed more than once, or whose uses lie outside the
     block's ops. Runs in `seqpar-lower-to-llvm` after deallocation
     placement; `seqpar-report` replays the same lowering.
+
+    Before:
+    ```mlir
+    %a = memref.alloc() : memref<64xf32>
+    linalg.fill ins(%zero : f32) outs(%a : memref<64xf32>)
+    %b = memref.alloc() : memref<64xf32>
+    linalg.copy ins(%a : memref<64xf32>) outs(%b : memref<64xf32>)
+    linalg.copy ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+    memref.dealloc %a : memref<64xf32>
+    memref.dealloc %b : memref<64xf32>
+    ```
+    After (%a and %b are never live together with a third buffer):
+    ```mlir
+    %a = memref.alloc() : memref<64xf32>
+    linalg.fill ins(%zero : f32) outs(%a : memref<64xf32>)
+    %b = memref.alloc() : memref<64xf32>
+    linalg.copy ins(%a : memref<64xf32>) outs(%b : memref<64xf32>)
+    memref.dealloc %a : memref<64xf32>
+    linalg.copy ins(%b : memref<64xf32>) outs(%out : memref<64xf32>)
+    memref.dealloc %b : memref<64xf32>
+    ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

@@ -22,19 +22,6 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-std::optional<AttentionStrategy>
-mlir::seqpar::parseAttentionStrategy(StringRef name) {
-  if (name == "ring")
-    return AttentionStrategy::Ring;
-  if (name == "all-gather")
-    return AttentionStrategy::AllGather;
-  if (name == "ulysses")
-    return AttentionStrategy::Ulysses;
-  if (name == "hybrid")
-    return AttentionStrategy::Hybrid;
-  return std::nullopt;
-}
-
 StringRef mlir::seqpar::stringifyAttentionStrategy(AttentionStrategy strategy) {
   switch (strategy) {
   case AttentionStrategy::Ring:

@@ -5,8 +5,8 @@
 
 // ULYSSES: error: ulysses needs this rank's query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring or all-gather (seqpar-pipeline: cp-strategy=)
 // ULYSSES: error: ulysses needs this rank's query heads (4) and key/value heads (2) divisible by the 4 Ulysses ranks; use strategy=ring, all-gather or hybrid with Ulysses ranks dividing both (seqpar-pipeline: cp-strategy=)
-// STRATEGY: error: unknown strategy 'tree': expected ring, all-gather, ulysses or hybrid
-// BALANCE: error: unknown load-balance 'random': expected zigzag or none
+// STRATEGY: for the --strategy option: Cannot find option named 'tree'!
+// BALANCE: for the --load-balance option: Cannot find option named 'random'!
 
 // Zigzag needs s divisible by 2c.
 shard.grid @grid(shape = 2)
