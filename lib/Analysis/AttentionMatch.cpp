@@ -323,6 +323,15 @@ Value peelLogits(Value logits, ArrayRef<AffineExpr> coords, const Space &space,
 
 } // namespace
 
+double seqpar::maskedLogitLimit(Type elementType) {
+  auto floatType = dyn_cast<FloatType>(elementType);
+  if (!floatType)
+    return -1e8;
+  double halfRange =
+      APFloat::getLargest(floatType.getFloatSemantics()).convertToDouble() / 2;
+  return std::max(-1e8, -halfRange);
+}
+
 FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
                                                  std::string &why) {
   why.clear();
@@ -475,11 +484,13 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
   if (terms.mask)
     hidden = causalMaskValue(terms.mask, terms.maskCoords, space.i(), space.j(),
                              space.sizes);
+  Type logitType =
+      cast<ShapedType>(m.probabilities.getType()).getElementType();
   bool lowEnough = hidden && terms.maskScale > 0 &&
-                   *hidden * terms.maskScale <= kMaskedLogit;
+                   *hidden * terms.maskScale <= maskedLogitLimit(logitType);
   if (terms.selectHidden && (!lowEnough || s != t)) {
-    why = "the select hides logits with a value above -1e9 (not -inf "
-          "for every row), or s != t";
+    why = "the select hides logits with a value above -1e8 (-32752 in "
+          "f16; not -inf for every row), or s != t";
     return failure();
   }
   if (lowEnough && s == t) {

@@ -11,19 +11,18 @@
 
 #include "seqpar/InitSeqPar.h"
 #include "seqpar/Plan/Plan.h"
+#include "seqpar/Support/ModuleLoading.h"
+#include "seqpar/Support/ToolOptions.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 
 #include <cmath>
 
@@ -31,23 +30,26 @@ using namespace mlir;
 using namespace mlir::seqpar;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory planCategory("seqpar-plan-auto options");
+
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<single-device graph .mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(planCategory));
 static cl::opt<std::string> entry("entry",
                                   cl::desc("Function to plan (default: the "
                                            "first with a body)"),
-                                  cl::init(""));
+                                  cl::init(""), cl::cat(planCategory));
 static cl::opt<int64_t> devices("devices",
                                 cl::desc("Devices of one model replica (D = "
                                          "TP x CP)"),
-                                cl::init(8));
+                                cl::init(8), cl::cat(planCategory));
 static cl::opt<std::string>
     hardware("hardware", cl::desc("Cost model preset: h100, h200 or cpu"),
-             cl::init("h100"));
+             cl::init("h100"), cl::cat(planCategory));
 static cl::opt<double> memoryGiB(
     "memory-gib",
-    cl::desc("Memory budget per device, GiB (default: the preset's memory)"));
+    cl::desc("Memory budget per device, GiB (default: the preset's memory)"),
+    cl::cat(planCategory));
 static cl::opt<Workload> workload(
     "workload", cl::desc("What runs"),
     cl::values(clEnumValN(Workload::Prefill, "prefill",
@@ -55,21 +57,23 @@ static cl::opt<Workload> workload(
                clEnumValN(Workload::Training, "training",
                           "forward + backward, mixed-precision Adam (16 "
                           "bytes per parameter), saved activations")),
-    cl::init(Workload::Prefill));
+    cl::init(Workload::Prefill), cl::cat(planCategory));
 static cl::opt<int64_t> elementBytes("element-bytes",
                                      cl::desc("Bytes per weight and "
                                               "activation element (bf16: 2)"),
-                                     cl::init(2));
+                                     cl::init(2), cl::cat(planCategory));
 static cl::opt<int64_t> seqOverride(
-    "seq", cl::desc("Plan for this sequence length instead of the graph's"));
+    "seq", cl::desc("Plan for this sequence length instead of the graph's"),
+    cl::cat(planCategory));
 static cl::opt<unsigned> runnersUp("runners-up",
                                    cl::desc("Layouts printed after the best"),
-                                   cl::init(4));
+                                   cl::init(4), cl::cat(planCategory));
 static cl::opt<bool> exhaustive("exhaustive",
                                 cl::desc("Evaluate every layout (no "
                                          "branch-and-bound pruning)"),
-                                cl::init(false));
-static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::init(false));
+                                cl::init(false), cl::cat(planCategory));
+static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::init(false),
+                          cl::cat(planCategory));
 
 static constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
 
@@ -95,6 +99,7 @@ static void printTable(const PlanResult &result, llvm::raw_ostream &os) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideUnrelatedOptions(planCategory);
   cl::ParseCommandLineOptions(
       argc, argv, "seqpar-plan-auto: choose TP, SP, CP and the CP strategy\n");
   auto fail = [](const llvm::Twine &message) {
@@ -134,15 +139,12 @@ int main(int argc, char **argv) {
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
-  llvm::SourceMgr sources;
-  sources.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sources, &ctx);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sources, &ctx);
-  if (!module || failed(module->verify()))
-    return 1; // The parser or verifier said where.
+  FailureOr<LoadedModule> loaded =
+      loadModule(ctx, inputFile, llvm::errs(), error);
+  if (failed(loaded))
+    return error.empty() ? 1 : fail(error); // Else the parser said where.
+  SourceMgrDiagnosticHandler handler(*loaded->sources, &ctx);
+  OwningOpRef<ModuleOp> &module = loaded->module;
   FailureOr<ModelShape> read = readModelShape(*module, entry);
   if (failed(read))
     return 1;

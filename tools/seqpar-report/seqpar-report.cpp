@@ -13,6 +13,8 @@
 #include "seqpar/InitSeqPar.h"
 #include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/Report/Report.h"
+#include "seqpar/Support/ModuleLoading.h"
+#include "seqpar/Support/ToolOptions.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -21,28 +23,28 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
 
+static llvm::cl::OptionCategory reportCategory("seqpar-report options");
+
 static llvm::cl::opt<std::string>
     inputFile(llvm::cl::Positional, llvm::cl::desc("<per-rank program .mlir>"),
-              llvm::cl::Required);
+              llvm::cl::Required, llvm::cl::cat(reportCategory));
 static llvm::cl::opt<std::string>
     outputFile("o", llvm::cl::desc("Output file (default: stdout)"),
-               llvm::cl::init("-"));
+               llvm::cl::init("-"), llvm::cl::cat(reportCategory));
 static llvm::cl::opt<std::string>
     entry("entry",
           llvm::cl::desc("Function to report (default: every function with "
                          "a body)"),
-          llvm::cl::init(""));
+          llvm::cl::init(""), llvm::cl::cat(reportCategory));
 static llvm::cl::opt<Recompute> recompute(
     "recompute", llvm::cl::desc("Activations kept for the backward pass"),
     llvm::cl::values(clEnumValN(Recompute::None, "none",
@@ -50,18 +52,20 @@ static llvm::cl::opt<Recompute> recompute(
                      clEnumValN(Recompute::Selective, "selective",
                                 "the attention core is recomputed from Q, K, V "
                                 "(Korthikanti et al. 2022, section 5)")),
-    llvm::cl::init(Recompute::None));
+    llvm::cl::init(Recompute::None), llvm::cl::cat(reportCategory));
 static llvm::cl::opt<bool>
     peak("peak",
          llvm::cl::desc("Also predict the forward peak of live buffers (lowers "
                         "the program to buffers as seqpar-run does)"),
-         llvm::cl::init(true));
+         llvm::cl::init(true), llvm::cl::cat(reportCategory));
 static llvm::cl::opt<bool> json("json",
                                 llvm::cl::desc("Print JSON instead of text"),
-                                llvm::cl::init(false));
+                                llvm::cl::init(false),
+                                llvm::cl::cat(reportCategory));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  hideUnrelatedOptions(reportCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "seqpar-report: saved activations, collectives and FLOPs per layer\n");
@@ -74,19 +78,15 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
 
   std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file) {
-    llvm::errs() << "seqpar-report: " << error << "\n";
-    return 1;
+  FailureOr<LoadedModule> loaded =
+      loadModule(ctx, inputFile, llvm::errs(), error);
+  if (failed(loaded)) {
+    if (!error.empty())
+      llvm::errs() << "seqpar-report: " << error << "\n";
+    return 1; // Otherwise the parser or verifier said where.
   }
-  llvm::SourceMgr sources;
-  sources.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sources, &ctx);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sources, &ctx);
-  if (!module)
-    return 1; // The parser reported where.
-  if (failed(module->verify()))
-    return 1;
+  ModuleOp module = *loaded->module;
+  SourceMgrDiagnosticHandler handler(*loaded->sources, &ctx);
 
   bool hasTosa = false;
   module->walk([&](Operation *op) {
@@ -95,19 +95,14 @@ int main(int argc, char **argv) {
   if (hasTosa) {
     PassManager pm(&ctx);
     buildFrontendNormalizationPipeline(pm);
-    if (failed(pm.run(*module)))
+    if (failed(pm.run(module)))
       return 1;
   }
 
-  SmallVector<func::FuncOp> funcs;
-  for (auto func : module->getOps<func::FuncOp>())
-    if (!func.isExternal() && (entry.empty() || func.getName() == entry))
-      funcs.push_back(func);
-  if (funcs.empty()) {
-    llvm::errs() << "seqpar-report: " << inputFile << ": no function "
-                 << (entry.empty() ? std::string("with a body")
-                                   : "@" + entry + " with a body")
-                 << "\n";
+  FailureOr<SmallVector<func::FuncOp>> funcs =
+      lookupFunctionsWithBody(module, entry, error);
+  if (failed(funcs)) {
+    llvm::errs() << "seqpar-report: " << inputFile << ": " << error << "\n";
     return 1;
   }
   auto output = openOutputFile(outputFile, &error);
@@ -116,15 +111,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   llvm::json::Array reports;
-  for (func::FuncOp func : funcs)
+  for (func::FuncOp func : *funcs)
     if (diagnoseBufferForm(func, "seqpar-report", DiagnosticSeverity::Error) ||
         failed(checkFiguresFit(func)))
       return 1;
-  for (func::FuncOp func : funcs) {
+  for (func::FuncOp func : *funcs) {
     FunctionReport report = buildReport(func, recompute);
     if (peak) {
       FailureOr<BufferPeak> predicted =
-          predictBufferPeak(*module, func.getName());
+          predictBufferPeak(module, func.getName());
       if (failed(predicted)) {
         llvm::errs() << "seqpar-report: @" << func.getName()
                      << " does not lower to buffers (see above); use "

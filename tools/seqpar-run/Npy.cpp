@@ -46,6 +46,8 @@ const char *dtypeName(DType dtype) {
   return "?";
 }
 
+bool isHalf(DType dtype) { return dtype == DType::F16 || dtype == DType::BF16; }
+
 static const char *descrOf(DType dtype) {
   switch (dtype) {
   case DType::F32:

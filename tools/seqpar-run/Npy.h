@@ -23,6 +23,8 @@ enum class DType { F32, F16, BF16, I32, I64 };
 size_t dtypeSize(DType dtype);
 /// "f32", "f16", "bf16", "i32", "i64".
 const char *dtypeName(DType dtype);
+/// f16 or bf16.
+bool isHalf(DType dtype);
 
 /// A dense row-major array.
 struct Array {

@@ -43,14 +43,17 @@ struct AttentionMatch {
   Value probabilities;
 };
 
-/// A causal mask whose hidden value is at or below this acts as -inf:
-/// exp(x + F - max) underflows to exactly 0 in f32 once max - x - F > 104,
-/// and a causal row holds its diagonal logit, so hidden keys vanish unless
-/// a row's logits span more than |F| - 104. That holds for exporters' -1e9,
-/// -1e30 and finfo.min; Megatron's -10000 is not causality (logits that
-/// span thousands occur: attention-logit growth) and stays an additive mask
-/// (docs/context-parallelism.md, "Raising attention").
-constexpr double kMaskedLogit = -1e9;
+/// The largest hidden value F of a causal mask on logits of `elementType`
+/// that acts as -inf: exp(x + F - max) underflows to exactly 0 once
+/// max - x - F exceeds ~104 (f32), and a causal row holds its diagonal
+/// logit, so hidden keys vanish unless a row's logits span more than
+/// |F| - 104. -1e8 (exporters' -1e9 also after rounding to bf16, -1e30,
+/// finfo.min), or half the type's most negative value where that is
+/// larger (f16: -32752, so finfo(f16).min qualifies). Megatron's -10000 is
+/// not causality (logits that span thousands occur: attention-logit
+/// growth) and stays an additive mask (docs/context-parallelism.md,
+/// "Raising attention").
+double maskedLogitLimit(Type elementType);
 
 /// The attention whose P.V product is `pv`. Fails with `why` empty when `pv`
 /// does not multiply softmax probabilities (not attention at all), and with

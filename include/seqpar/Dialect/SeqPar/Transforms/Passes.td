@@ -229,8 +229,9 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     over [b, a], transposed maps): the op gets the tensors holding them as
     [b, heads, tokens, d] (transposed when held otherwise), K and V before a
     GQA repeat. A mask or select proven causal (symbolically, or a constant
-    table element by element) whose hidden value is at or below -1e9 (it
-    then acts as -inf in f32 unless a row's logits span more than 1e9)
+    table element by element) whose hidden value is at or below -1e8
+    (-32752 for f16 logits; it then acts as -inf unless a row's logits span
+    more than that)
     becomes the `causal` flag; any other additive mask, Megatron's -1e4
     causal mask included, stays an operand. The P.V result becomes `seqpar.attention`'s
     (collapsed when the batch was); the rest becomes dead. Attention that

@@ -5,7 +5,7 @@
 // transposed to [b, heads, tokens, d] where the program holds them in another
 // order. Only the P.V product is replaced; what fed it becomes dead unless
 // used elsewhere (canonicalize removes it). A causal mask (additive or a
-// select, proven by CausalMask.h, hiding logits at or below -1e9) becomes the
+// select, proven by CausalMask.h, hiding logits at or below -1e8) becomes the
 // causal flag; any other additive mask stays an operand. Attention that does
 // not match is left as it was, with a remark at the P.V product saying which
 // step failed, and every softmax left unraised (linalg.softmax, or the

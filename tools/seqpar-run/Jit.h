@@ -1,0 +1,53 @@
+//===- Jit.h - compile and call a program in process ------------*- C++ -*-===//
+//
+// A program's entry, compiled with the seqpar-lower-to-llvm pipeline and
+// the MLIR ExecutionEngine (docs/runtime-and-run.md §4-5): collectives call
+// the seqpar runtime, matmuls OpenBLAS, and the call takes and fills host
+// buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_TOOLS_SEQPAR_RUN_JIT_H
+#define SEQPAR_TOOLS_SEQPAR_RUN_JIT_H
+
+#include "Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+#include <vector>
+
+namespace seqpar::run {
+
+struct JitOptions {
+  /// LLVM's optimisation level, 0-3.
+  unsigned optLevel = 0;
+  /// Matmuls as OpenBLAS calls (else as loops).
+  bool blas = true;
+};
+
+/// Prepares the native target and gives OpenBLAS `blasThreads` threads.
+void initializeJit(int blasThreads);
+
+/// Compiles `module`, with `entry` and an added C-interface wrapper
+/// @__seqpar_main(inputs..., outputs...) that writes the results into the
+/// caller's buffers, to a JIT engine. `module` is lowered in place. Fails
+/// the job when the lowering or the JIT fails.
+std::unique_ptr<mlir::ExecutionEngine> compile(mlir::ModuleOp module,
+                                               mlir::func::FuncOp entry,
+                                               const JitOptions &options);
+
+/// Runs @__seqpar_main on `inputs` (the program may write into them),
+/// writing `outputs` (already sized). Fails the job when the call fails.
+void invoke(mlir::ExecutionEngine &engine, std::vector<npy::Array> &inputs,
+            std::vector<npy::Array> &outputs);
+
+/// FLOPs of the contractions in `module` (2 * product of the loop ranges),
+/// for the compute-region counter.
+int64_t countFlops(mlir::ModuleOp module);
+
+} // namespace seqpar::run
+
+#endif // SEQPAR_TOOLS_SEQPAR_RUN_JIT_H
