@@ -1,4 +1,4 @@
-# add_seqpar_library(name sources...
+# add_seqpar_library(name sources... [TEST]
 #   [DEPENDS tablegen targets...]
 #   [LINK_LIBS seqpar libraries...]
 #   [MLIR_LIBS MLIR libraries...])
@@ -6,9 +6,10 @@
 # A static seqpar library. MLIR libraries go through mlir_target_link_libraries
 # so they resolve to the single libMLIR.so (MLIR_LINK_MLIR_DYLIB) and never
 # drag static MLIR archives into consumers. The library joins the SeqParTargets
-# export set that `cmake --install` writes for find_package(SeqPar CONFIG).
+# export set that `cmake --install` writes for find_package(SeqPar CONFIG),
+# except a TEST library (test/lib), which is neither installed nor exported.
 function(add_seqpar_library name)
-  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_LIBS;MLIR_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "TEST" "" "DEPENDS;LINK_LIBS;MLIR_LIBS" ${ARGN})
   add_mlir_library(${name} ${ARG_UNPARSED_ARGUMENTS}
     EXCLUDE_FROM_LIBMLIR
     DISABLE_INSTALL
@@ -19,6 +20,9 @@ function(add_seqpar_library name)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:include>)
+  if(ARG_TEST)
+    return()
+  endif()
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${name})
   install(TARGETS ${name} EXPORT SeqParTargets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

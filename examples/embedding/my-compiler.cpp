@@ -11,6 +11,7 @@
 
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/InitSeqPar.h"
+#include "seqpar/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

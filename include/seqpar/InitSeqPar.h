@@ -18,9 +18,11 @@ namespace seqpar {
 /// dialects.
 void registerSeqParDialects(DialectRegistry &registry);
 
-/// Registers every seqpar pass (`seqpar-*`) and named pipeline
-/// (`seqpar-sp-pipeline`) with MLIR's global pass registry, so they can be
-/// named in textual pipelines. Safe to call more than once.
+/// Registers every seqpar transform and conversion pass (`seqpar-*`) and
+/// named pipeline (`seqpar-pipeline`, `seqpar-sp-pipeline`,
+/// `seqpar-lower-to-llvm`) with MLIR's global pass registry, so they can be
+/// named in textual pipelines. The test passes (`seqpar-test-*`) are left
+/// to seqpar-opt. Safe to call more than once.
 void registerAllSeqParPasses();
 
 /// registerSeqParDialects + registerAllSeqParPasses.

@@ -1,10 +1,10 @@
 //===- SeqPar.cpp - C API for the seqpar dialect and pipelines ------------===//
 
 #include "seqpar-c/SeqPar.h"
-
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
-#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
 #include "seqpar/InitSeqPar.h"
+#include "seqpar/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"

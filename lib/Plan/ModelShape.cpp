@@ -10,13 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "seqpar/Plan/Plan.h"
-
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/SeqDimInference.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Pipelines/Pipelines.h"
+#include "seqpar/Plan/Plan.h"
 #include "seqpar/Report/Activations.h"
 #include "seqpar/Report/Report.h"
 

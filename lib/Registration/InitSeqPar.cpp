@@ -2,9 +2,11 @@
 
 #include "seqpar/InitSeqPar.h"
 
+#include "seqpar/Conversion/Passes.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
-#include "seqpar/Dialect/SeqPar/Transforms/BufferizableOpInterfaceImpl.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/PrepareLowering/BufferizableOpInterfaceImpl.h"
+#include "seqpar/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
@@ -31,8 +33,12 @@ void mlir::seqpar::registerSeqParDialects(DialectRegistry &registry) {
 
 void mlir::seqpar::registerAllSeqParPasses() {
   // The pass registry rejects a second registration of the same pass name.
+  // Test passes (seqpar-test-*) are not among them: seqpar-opt registers
+  // those itself (test/lib).
   static bool registered = [] {
-    registerSeqParPassesAndPipelines();
+    registerSeqParPasses();
+    registerSeqParConversionPasses();
+    registerSeqParPipelines();
     return true;
   }();
   (void)registered;

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
+#include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/Report/Activations.h"
 #include "seqpar/Report/Report.h"
 

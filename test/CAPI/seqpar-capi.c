@@ -1,7 +1,8 @@
 //===- seqpar-capi.c - exercises the seqpar C API -------------------------===//
 // RUN: seqpar-capi-test 2>&1 | FileCheck %s
 //
-// Tests the C API: dialect loading, attribute queries, and the pipeline
+// Tests the C API: dialect loading, attribute queries, which passes
+// seqparRegisterPasses registers (not the test passes), and the pipeline
 // (bad options fail cleanly; good ones rewrite).
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +29,16 @@ static void printToStdout(MlirStringRef str, void *userData) {
   fwrite(str.data, 1, str.length, stdout);
 }
 
+/// Whether `pipeline` parses, i.e. names registered passes and pipelines.
+static int parses(MlirContext ctx, const char *pipeline) {
+  MlirPassManager pm = mlirPassManagerCreate(ctx);
+  MlirLogicalResult result = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString(pipeline), printToStdout, NULL);
+  mlirPassManagerDestroy(pm);
+  return mlirLogicalResultIsSuccess(result);
+}
+
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   seqparRegisterAndLoadDialects(ctx);
@@ -41,6 +53,19 @@ int main(void) {
       mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("1 : i64"));
   // CHECK: integer is a sharding: 0
   printf("integer is a sharding: %d\n", seqparAttributeIsASharding(notSharding));
+
+  // Transforms, conversions and named pipelines are registered; the test
+  // passes (test/lib) are seqpar-opt's alone.
+  // CHECK: registered: 1 1 1
+  printf("registered: %d %d %d\n",
+         parses(ctx, "builtin.module(seqpar-context-parallel)"),
+         parses(ctx, "builtin.module(seqpar-lower-collectives-to-runtime)"),
+         parses(ctx, "builtin.module(seqpar-pipeline,seqpar-sp-pipeline)"));
+  // CHECK: test passes: 0 0 0
+  printf("\ntest passes: %d %d %d\n",
+         parses(ctx, "builtin.module(seqpar-test-simulate-ranks)"),
+         parses(ctx, "builtin.module(func.func(seqpar-test-token-wise))"),
+         parses(ctx, "builtin.module(func.func(seqpar-test-seq-dim))"));
 
   MlirModule module =
       mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(kProgram));

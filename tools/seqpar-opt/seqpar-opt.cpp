@@ -1,9 +1,12 @@
 //===- seqpar-opt.cpp - mlir-opt with the seqpar dialect and passes -------===//
 //
 // Registers every upstream dialect, extension and pass, plus the seqpar
-// dialect, passes and pipelines, and runs the standard mlir-opt driver.
+// dialect, passes and pipelines and the seqpar test passes (test/lib), and
+// runs the standard mlir-opt driver.
 //
 //===----------------------------------------------------------------------===//
+
+#include "TestPasses.h"
 
 #include "seqpar/InitSeqPar.h"
 
@@ -20,6 +23,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::seqpar::registerAllSeqPar(registry);
+  mlir::seqpar::test::registerSeqParTestPasses();
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "seqpar optimizer driver\n", registry));

@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "seqpar/Analysis/BufferForm.h"
-#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/InitSeqPar.h"
+#include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/Report/Report.h"
 #include "seqpar/Support/ModuleLoading.h"
 #include "seqpar/Support/ToolOptions.h"

@@ -3,7 +3,7 @@
 #include "Jit.h"
 #include "Job.h"
 
-#include "seqpar/Dialect/SeqPar/Transforms/LowerToLLVM.h"
+#include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/runtime/seqpar_runtime.h"
 #include "seqpar/runtime/seqpar_runtime_alloc.h"
 

@@ -1,0 +1,61 @@
+//===- SeqDimChoice.h - which argument dim is the sequence ------*- C++ -*-===//
+//
+// The one place the sequence-sharding rewrites (sequence parallelism,
+// context parallelism) decide the sequence dim of a function's arguments
+// (docs/semantics.md §3.1, docs/sequence-parallel.md): a `seqpar.seq_dim`
+// argument attribute wins, then the `seq-dim` option, then the dim the
+// function's attention reads as its tokens (SeqDimInference.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_ANALYSIS_SEQDIMCHOICE_H
+#define SEQPAR_ANALYSIS_SEQDIMCHOICE_H
+
+#include "seqpar/Analysis/SeqDimInference.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace mlir::seqpar {
+
+/// The token dims of every attention in `func`: `seqpar.attention` and
+/// `seqpar.attention_block` operands, and the Q, K, V tensors of written-out
+/// attention that seqpar-raise-attention recognises (AttentionMatch.h).
+SmallVector<AttentionTokens> findAttentionTokens(func::FuncOp func);
+
+/// The sequence dim of each argument of a function, and how it was chosen.
+struct ArgSeqDims {
+  /// Per argument: its sequence dim, or -1.
+  SmallVector<int64_t> dims;
+  /// When every entry of `dims` is -1: why, as a sentence fragment that
+  /// completes "no sequence dim for @f: ".
+  std::string whyNone;
+
+  bool any() const {
+    return llvm::any_of(dims, [](int64_t dim) { return dim >= 0; });
+  }
+};
+
+/// Chooses the sequence dims of `func`'s arguments: the `seqpar.seq_dim`
+/// attributes; else `optionSeqDim` (>= 0) on the first tensor argument of
+/// larger rank; else the inferred dim, with a remark saying so. An explicit
+/// choice the attention contradicts is kept, with a remark naming both.
+ArgSeqDims chooseArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
+
+/// Reports the functions a rewrite (`role`: "sequence-parallel", ...) left
+/// without a sequence dim, each with its `ArgSeqDims::whyNone`: errors when
+/// no function of the module has one (`anyWithSeqDim` false: the user forgot
+/// it), else remarks (helpers beside the rewritten entry). Fails when it
+/// emitted errors.
+LogicalResult reportFunctionsWithoutSeqDim(
+    StringRef role, ArrayRef<std::pair<func::FuncOp, std::string>> functions,
+    bool anyWithSeqDim);
+
+/// Why a `seq-dim` option value names no dim whatever the function (-1, the
+/// default, infers it); empty when it may.
+std::string whyInvalidSeqDimOption(int64_t seqDim);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_ANALYSIS_SEQDIMCHOICE_H

@@ -1,0 +1,153 @@
+//===- Passes.td - seqpar conversion passes ----------------*- tablegen -*-===//
+//
+// Lowerings out of the tensor world, after bufferization: seqpar's
+// memref-level collectives to the runtime C ABI (SeqParToRuntime/) and f32
+// linalg contractions to CBLAS (LinalgToBlas/). seqpar-lower-to-llvm
+// (seqpar/Pipelines/Pipelines.h) runs them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_CONVERSION_PASSES_TD
+#define SEQPAR_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// SeqParToRuntime
+//===----------------------------------------------------------------------===//
+
+def LowerCollectivesToRuntime
+    : Pass<"seqpar-lower-collectives-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower memref-level collectives and process queries to seqpar runtime calls";
+  let description = [{
+    A dialect conversion, run after bufferization (and after
+    `buffer-deallocation-pipeline`, which the memref-level ops' memory
+    effects keep working): every `seqpar.memref_{all_gather, reduce_scatter,
+    all_reduce, all_to_all, shift}` becomes a call of the runtime C ABI
+    (`seqpar_rt_<op>`, or `seqpar_rt_<op>_start` for the asynchronous form,
+    whose `!seqpar.request` becomes the runtime's request pointer),
+    `seqpar.memref_wait` a call of `seqpar_rt_wait`, and
+    `shard.process_multi_index` / `process_linear_index` / `grid_shape` the
+    process's coordinates (`seqpar_rt_process_multi_index`) or constants.
+
+    Calls take: the communicator of the (grid, axes) pair, created with
+    `seqpar_rt_comm_get` on first use and cached in a global; the dtype
+    code of the element type (f32 0, f16 1, bf16 2); buffer addresses
+    (aligned pointer + offset); the input shape as a private constant
+    global. The first runtime use calls `seqpar_rt_set_error_mode(ABORT)`
+    and `seqpar_rt_init`, so the compiled code never checks status codes:
+    any runtime error prints the rank and aborts the job. A collective over
+    a group of one rank becomes a `memref.copy` (no runtime call), and a
+    process index on a grid of one process the constant 0, so single-device
+    programs do not need the runtime.
+
+    Errors (located at the op): an element type other than f32/f16/bf16, a
+    dynamic shape, a buffer that is not a contiguous row-major block, a
+    dynamic grid, a collective still on tensors (bufferize first), any other
+    `shard` op.
+
+    Before:
+    ```mlir
+    seqpar.memref_all_gather %in, %out on @grid grid_axes = [0] gather_axis = 1
+        : memref<2x8x64xf32>, memref<2x16x64xf32>
+    ```
+    After:
+    ```mlir
+    %comm = llvm.call @__seqpar_comm_grid_a0() : () -> !llvm.ptr
+    %dtype = llvm.mlir.constant(0 : i32) : i32
+    %pin = llvm.inttoptr %in_address : i64 to !llvm.ptr
+    %pout = llvm.inttoptr %out_address : i64 to !llvm.ptr
+    %shape = llvm.mlir.addressof @__seqpar_i64_2_8_64 : !llvm.ptr
+    %rank = llvm.mlir.constant(3 : i32) : i32
+    %dim = llvm.mlir.constant(1 : i32) : i32
+    %status = llvm.call @seqpar_rt_all_gather(%comm, %dtype, %pin, %pout, %shape, %rank, %dim)
+        : (!llvm.ptr, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32) -> i32
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"> {
+  let summary = "Count attention FLOPs and time in runtime compute regions";
+  let description = [{
+    Wraps every `seqpar.attention` and `seqpar.attention_block` in calls of
+    `seqpar_rt_region_begin("attention", flops)` and
+    `seqpar_rt_region_end("attention")` (llvm.call on a module string), so
+    the runtime's per-rank counters (printed by seqpar-run) hold the number
+    of attention blocks each rank ran, their FLOPs and their wall time.
+    flops = 4 * b * a * s * t * d: the multiply-adds of Q.K^T and P.V as the
+    decomposition computes them (a causal block counts whole; softmax is not
+    counted, as in seqpar-run's contraction FLOPs). Blocks a ring skips
+    (scf.if on the causal order) are not counted, since they do not run.
+    Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`, whose
+    ops land between the two calls. Without an initialised runtime the calls
+    return an error status that compiled code ignores.
+
+    Before:
+    ```mlir
+    %o = seqpar.attention %q, %k, %v {scale = 0.25 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32> -> tensor<1x4x8x16xf32>
+    ```
+    After (flops = 4 * 1 * 4 * 8 * 8 * 16 = 16384):
+    ```mlir
+    %name = llvm.mlir.addressof @__seqpar_region_attention : !llvm.ptr
+    %flops = llvm.mlir.constant(16384 : i64) : i64
+    %0 = llvm.call @seqpar_rt_region_begin(%name, %flops) : (!llvm.ptr, i64) -> i32
+    %o = seqpar.attention %q, %k, %v {scale = 0.25 : f32} : ...
+    %name2 = llvm.mlir.addressof @__seqpar_region_attention : !llvm.ptr
+    %1 = llvm.call @seqpar_rt_region_end(%name2) : (!llvm.ptr) -> i32
+    ```
+  }];
+  let statistics = [
+    Statistic<"numInstrumented", "instrumented", "Attention ops wrapped">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// LinalgToBlas
+//===----------------------------------------------------------------------===//
+
+def LowerMatmulToBlas : Pass<"seqpar-lower-matmul-to-blas", "::mlir::ModuleOp"> {
+  let summary = "Lower f32 matmul-like linalg ops on buffers to cblas_sgemm calls";
+  let description = [{
+    After bufferization, every linalg op on f32 buffers that is a
+    contraction (`linalg.matmul`, `linalg.batch_matmul`, or a
+    `linalg.generic` with a multiply-add body, e.g. the [b, s, h] x [h, n]
+    linear layers of exported graphs) whose operands map onto one row-major
+    GEMM per batch becomes calls of CBLAS `cblas_sgemm` (alpha = 1,
+    beta = 1, since linalg accumulates into its output): one call, or an
+    `scf.for` over the batch dim with one call per batch. Conditions: one
+    k dim, one n dim, at most one batch dim (or two, as attention's [b, a],
+    that every operand lays out as one equally spaced batch); the m dims
+    contiguous in memory in A and C, unit stride on the innermost dim of
+    each operand (A and B may be transposed); static strides. Anything else, and
+    contractions on f16/bf16 (with a remark), stays for
+    `convert-linalg-to-loops`. The program then needs a CBLAS library at
+    link or JIT time (Debian: libopenblas-dev).
+
+    Before:
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x16xf32>)
+                  outs(%c : memref<32x16xf32>)
+    ```
+    After:
+    ```mlir
+    llvm.call @cblas_sgemm(%row_major, %no_trans, %no_trans, %m, %n, %k, %one,
+        %pa, %lda, %pb, %ldb, %one, %pc, %ldc) : (i32, i32, i32, i32, i32, i32, f32,
+        !llvm.ptr, i32, !llvm.ptr, i32, f32, !llvm.ptr, i32) -> ()
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+#endif // SEQPAR_CONVERSION_PASSES_TD

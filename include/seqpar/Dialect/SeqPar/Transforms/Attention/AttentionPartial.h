@@ -1,0 +1,50 @@
+//===- AttentionPartial.h - attention over part of the keys ----*- C++ -*-===//
+//
+// Ring attention (seqpar-context-parallel) and key tiling
+// (seqpar-tile-attention) both compute an attention as partials over parts
+// of the keys, merged with seqpar.attention_merge and finished once; this is
+// the one home of that sequence (docs/context-parallelism.md, "Merging").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_DIALECT_SEQPAR_TRANSFORMS_ATTENTION_ATTENTIONPARTIAL_H
+#define SEQPAR_DIALECT_SEQPAR_TRANSFORMS_ATTENTION_ATTENTIONPARTIAL_H
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+
+namespace mlir::seqpar {
+
+/// The attention of query rows over some of the keys, as
+/// seqpar.attention_block gives it: `out` f32 [b, a, s, d] normalised over
+/// those keys, and the rows' LSE in two parts, `rowMax` and `rowSum`
+/// (f32 [b, a, s]; LSE = rowMax + log(rowSum)).
+struct AttentionPartial {
+  Value out, rowMax, rowSum;
+
+  static AttentionPartial of(AttentionBlockOp op) {
+    return {op.getOut(), op.getRowMax(), op.getRowSum()};
+  }
+  static AttentionPartial of(ValueRange values) {
+    return {values[0], values[1], values[2]};
+  }
+  SmallVector<Value, 3> values() const { return {out, rowMax, rowSum}; }
+};
+
+/// The partial over no keys, which a merge ignores: out = 0,
+/// rowMax = -inf, rowSum = 0, for an f32 `outType` [b, a, s, d].
+AttentionPartial buildEmptyAttentionPartial(OpBuilder &b, Location loc,
+                                            RankedTensorType outType);
+
+/// seqpar.attention_merge of `x` and `y`.
+AttentionPartial buildAttentionMerge(OpBuilder &b, Location loc,
+                                     AttentionPartial x, AttentionPartial y);
+
+/// The attention result from the partial over all keys: out in `elem`
+/// (f32 arithmetic rounded once), NaN on rows with rowSum = 0 (every key
+/// masked by -inf), where the single-device softmax computes 0/0.
+Value buildAttentionResult(OpBuilder &b, Location loc, AttentionPartial partial,
+                           Type elem);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_DIALECT_SEQPAR_TRANSFORMS_ATTENTION_ATTENTIONPARTIAL_H

@@ -1,0 +1,180 @@
+//===- Pipelines.h - seqpar named pipelines ---------------------*- C++ -*-===//
+//
+// The named pipelines and their option structs: `seqpar-pipeline` (an
+// unsharded graph to the per-rank TP/SP/CP program), `seqpar-sp-pipeline`
+// (a TP per-rank program to TP+SP), and `seqpar-lower-to-llvm` (a per-rank
+// tensor program to the LLVM dialect, collectives on the seqpar runtime,
+// GEMMs on CBLAS), with the pieces other drivers reuse (frontend
+// normalisation, tosa lowering, lowering to buffers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_PIPELINES_PIPELINES_H
+#define SEQPAR_PIPELINES_PIPELINES_H
+
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace seqpar {
+
+/// Options of the `seqpar-sp-pipeline` named pipeline.
+struct SequenceParallelPipelineOptions
+    : public PassPipelineOptions<SequenceParallelPipelineOptions> {
+  PassOptions::Option<std::string> grid{*this, "grid",
+                                        llvm::cl::desc("Grid symbol")};
+  PassOptions::Option<int64_t> gridAxis{
+      *this, "grid-axis",
+      llvm::cl::desc("TP grid axis (-1: the grid's only axis)"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<int64_t> seqDim{
+      *this, "seq-dim",
+      llvm::cl::desc("Sequence dim of the first argument (-1: inferred from "
+                     "the attention)"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<bool> inputSharded{
+      *this, "input-sharded",
+      llvm::cl::desc("Take the input sequence-sharded"), llvm::cl::init(false)};
+  PassOptions::Option<bool> outputSharded{
+      *this, "output-sharded",
+      llvm::cl::desc("Leave the outputs sequence-sharded"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> pad{
+      *this, "pad",
+      llvm::cl::desc("Pad a sequence not divisible by the TP size"),
+      llvm::cl::init(false)};
+};
+
+/// Inlining and tosa -> linalg/arith/tensor, shared by the pipelines and
+/// seqpar-report (graphs from other frontends mix tosa and linalg).
+void buildFrontendNormalizationPipeline(OpPassManager &pm);
+
+/// tosa -> linalg/arith/tensor on a function pass manager, after
+/// seqpar-check-tosa-shapes.
+void addTosaLoweringPasses(OpPassManager &funcPm);
+
+/// Builds the TP -> TP+SP pipeline: inlining, tosa to linalg/arith/tensor
+/// (so mixed tosa+linalg graphs are accepted), all_reduce+all_slice folding,
+/// CSE (so equal reshapes of one value are gathered once), the
+/// sequence-parallel rewrite, then canonicalize and CSE.
+void buildSequenceParallelPipeline(OpPassManager &pm,
+                                   const SequenceParallelPipelineOptions &opts);
+
+/// Options of `seqpar-pipeline`, the unsharded graph -> per-rank program
+/// pipeline (strategies plug in here).
+struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions> {
+  PassOptions::Option<int64_t> tp{
+      *this, "tp", llvm::cl::desc("Tensor-parallel size t (grid axis 0)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> sp{
+      *this, "sp",
+      llvm::cl::desc("Megatron sequence parallelism on the TP axis"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> seqDim{
+      *this, "seq-dim",
+      llvm::cl::desc("Sequence dim of the first argument (-1: inferred from "
+                     "the attention)"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<bool> pad{
+      *this, "pad",
+      llvm::cl::desc("Pad a sequence not divisible by the TP size"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> cp{
+      *this, "cp",
+      llvm::cl::desc("Context-parallel size c (grid axis 1; 1: none)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<AttentionStrategy> cpStrategy{
+      *this, "cp-strategy",
+      llvm::cl::desc("Distributed attention: ring, all-gather, ulysses or "
+                     "hybrid (Ulysses on cp-ulysses ranks, ring on the rest)"),
+      llvm::cl::init(AttentionStrategy::Ring), attentionStrategyValues()};
+  PassOptions::Option<int64_t> cpUlysses{
+      *this, "cp-ulysses",
+      llvm::cl::desc("Hybrid's Ulysses size u > 1 dividing cp (grid [tp, "
+                     "cp/u, u]); only with cp-strategy=hybrid"),
+      llvm::cl::init(1)};
+  PassOptions::Option<bool> cpPad{
+      *this, "cp-pad",
+      llvm::cl::desc("Pad a sequence not divisible by cp (2cp with zigzag) "
+                     "and mask the padding"),
+      llvm::cl::init(false)};
+  PassOptions::Option<LoadBalance> loadBalance{
+      *this, "load-balance",
+      llvm::cl::desc("CP token assignment: zigzag or none"),
+      llvm::cl::init(LoadBalance::Zigzag), loadBalanceValues()};
+};
+
+/// Builds `seqpar-pipeline`. Options that make no sense (sizes below 1,
+/// cp-ulysses without hybrid, ...) build a pipeline that
+/// only reports them, as an error at the module. Otherwise: inlining, tosa
+/// to linalg/arith/tensor, CSE,
+/// seqpar-plan-tensor-parallel (tp) on grid axis 0; with cp > 1 (grid
+/// [tp, cp], or [tp, cp/u, u] for hybrid) seqpar-raise-attention and
+/// seqpar-context-parallel on axis 1 (hybrid: ring on 1, Ulysses on 2);
+/// then the sequence-parallel pipeline on the TP axis when sp is set (and
+/// tp > 1).
+void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
+
+/// Options of the `seqpar-lower-to-llvm` pipeline.
+struct LowerToLLVMPipelineOptions
+    : public PassPipelineOptions<LowerToLLVMPipelineOptions> {
+  PassOptions::Option<bool> blas{
+      *this, "blas",
+      llvm::cl::desc("Run f32 matmul-like ops with cblas_sgemm (else loops)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> counted{
+      *this, "counted-alloc",
+      llvm::cl::desc("Allocate through _mlir_memref_to_llvm_alloc/free (the "
+                     "runtime's counted hooks) instead of malloc/free"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> attentionRegions{
+      *this, "attention-regions",
+      llvm::cl::desc("Count each attention op's FLOPs and time in the "
+                     "runtime's 'attention' compute region "
+                     "(seqpar-instrument-attention)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> attentionKvTile{
+      *this, "attention-kv-tile",
+      llvm::cl::desc("Keys per tile of attention blocks with more keys "
+                     "(seqpar-tile-attention; 0: never tile)"),
+      llvm::cl::init(1024)};
+};
+
+/// The first part of `buildLowerToLLVMPipeline`: everything up to and with
+/// the runtime calls for collectives, on memrefs with their allocations and
+/// deallocations placed (memref.alloc, bufferization.dealloc) and scf
+/// control flow kept; seqpar-report simulates it to predict the peak.
+void buildLowerToBuffersPipeline(OpPassManager &pm,
+                                 const LowerToLLVMPipelineOptions &options);
+
+/// Builds the pipeline from a per-rank tensor program (linalg/tosa/tensor/
+/// arith/math/shard/seqpar on tensors) to the LLVM dialect:
+///   tosa -> linalg/arith/tensor; seqpar-expand-dropout (Philox); the
+///   seqpar.* signature attributes dropped; attention ops wrapped in the
+///   runtime's 'attention' compute region (option), split over key tiles
+///   (option) and decomposed;
+///   elementwise -> linalg;
+///   one-shot-bufferize (function boundaries, identity layouts);
+///   buffer-deallocation-pipeline; seqpar-free-at-last-use;
+///   seqpar-lower-matmul-to-blas (option);
+///   seqpar-lower-collectives-to-runtime; bufferization.clone -> memref;
+///   linalg -> loops; scf -> cf;
+///   expand-strided-metadata; lower-affine;
+///   finalize-memref-to-llvm{use-generic-functions} (option); convert-to-llvm;
+///   reconcile-unrealized-casts; symbol-dce (removes the shard.grid symbols).
+/// `pm` must be anchored on builtin.module.
+void buildLowerToLLVMPipeline(OpPassManager &pm,
+                              const LowerToLLVMPipelineOptions &options);
+
+/// Registers `seqpar-pipeline`, `seqpar-sp-pipeline` and
+/// `seqpar-lower-to-llvm` with the global pass registry.
+void registerSeqParPipelines();
+
+} // namespace seqpar
+} // namespace mlir
+
+#endif // SEQPAR_PIPELINES_PIPELINES_H

@@ -1,0 +1,120 @@
+//===- SeqDimChoice.cpp - which argument dim is the sequence --------------===//
+
+#include "seqpar/Analysis/SeqDimChoice.h"
+
+#include "seqpar/Analysis/AttentionMatch.h"
+#include "seqpar/Analysis/TokenWiseAnalysis.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+SmallVector<AttentionTokens>
+mlir::seqpar::findAttentionTokens(func::FuncOp func) {
+  SmallVector<AttentionTokens> tokens;
+  collectSeqParAttentionTokens(func, tokens);
+  func.walk([&](linalg::LinalgOp pv) {
+    if (pv.getNumDpsInputs() != 2 || pv->getNumResults() != 1)
+      return;
+    std::string why;
+    FailureOr<AttentionMatch> match = matchAttention(pv, why);
+    if (failed(match))
+      return;
+    for (const HeadsOperand *operand :
+         {&match->query, &match->key, &match->value})
+      tokens.push_back({operand->value, operand->perm[2]});
+  });
+  return tokens;
+}
+
+/// "dim 1 of argument #0 of type 'tensor<2x16x64xf32>'".
+static std::string describeArgDim(func::FuncOp func, unsigned arg,
+                                  int64_t dim) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "dim " << dim << " of argument #" << arg << " of type '"
+     << func.getArgument(arg).getType() << "'";
+  return text;
+}
+
+ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
+                                          int64_t optionSeqDim) {
+  ArgSeqDims choice;
+  choice.dims = getArgSeqDims(func, optionSeqDim);
+  bool fromAttribute =
+      llvm::any_of(llvm::seq(func.getNumArguments()), [&](unsigned i) {
+        return func.getArgAttr(i, SeqParDialect::kSeqDimAttrName) != nullptr;
+      });
+  if (!choice.any() && optionSeqDim >= 0) {
+    // An explicit option that names nothing is not silently replaced.
+    int64_t maxRank = -1;
+    for (Type type : func.getArgumentTypes())
+      if (auto ranked = dyn_cast<RankedTensorType>(type))
+        maxRank = std::max(maxRank, ranked.getRank());
+    llvm::raw_string_ostream os(choice.whyNone);
+    os << "the seq-dim=" << optionSeqDim
+       << " option applies to the first tensor argument of rank > "
+       << optionSeqDim << ", and @" << func.getSymName() << " has none";
+    if (maxRank >= 0)
+      os << " (its tensor arguments have rank " << maxRank << " at most)";
+    return choice;
+  }
+  if (func.getBody().empty()) {
+    choice.whyNone = "it has no body";
+    return choice;
+  }
+  SeqDimInference inferred = inferSeqDim(func, findAttentionTokens(func));
+  if (choice.any()) {
+    if (!inferred.succeeded() ||
+        choice.dims[inferred.argNumber] == inferred.dim)
+      return choice;
+    unsigned given = inferred.argNumber;
+    if (choice.dims[given] < 0)
+      given = llvm::find_if(choice.dims, [](int64_t d) { return d >= 0; }) -
+              choice.dims.begin();
+    std::string source =
+        fromAttribute
+            ? std::string("the seqpar.seq_dim attribute")
+            : "the seq-dim=" + std::to_string(optionSeqDim) + " option";
+    emitRemark(func.getLoc())
+        << "sequence dim: " << source << " names "
+        << describeArgDim(func, given, choice.dims[given])
+        << ", but the attention reads its tokens from "
+        << describeArgDim(func, inferred.argNumber, inferred.dim)
+        << "; the given dim is used";
+    return choice;
+  }
+  if (!inferred.succeeded()) {
+    choice.whyNone = "none is given (a seqpar.seq_dim argument attribute or "
+                     "the 'seq-dim' option) and it cannot be inferred: " +
+                     inferred.why;
+    return choice;
+  }
+  choice.dims[inferred.argNumber] = inferred.dim;
+  emitRemark(func.getLoc())
+      << "sequence dim inferred from the attention: "
+      << describeArgDim(func, inferred.argNumber, inferred.dim);
+  return choice;
+}
+
+std::string mlir::seqpar::whyInvalidSeqDimOption(int64_t seqDim) {
+  if (seqDim >= -1)
+    return "";
+  return "seq-dim=" + std::to_string(seqDim) +
+         " is not a dim: expected a dim >= 0, or -1 (the default) to infer it "
+         "from the attention";
+}
+
+LogicalResult mlir::seqpar::reportFunctionsWithoutSeqDim(
+    StringRef role, ArrayRef<std::pair<func::FuncOp, std::string>> functions,
+    bool anyWithSeqDim) {
+  for (auto [func, why] : functions) {
+    if (anyWithSeqDim)
+      emitRemark(func.getLoc()) << role << ": skipped, no sequence dim for @"
+                                << func.getSymName() << ": " << why;
+    else
+      emitError(func.getLoc()) << role << ": no sequence dim for @"
+                               << func.getSymName() << ": " << why;
+  }
+  return success(anyWithSeqDim || functions.empty());
+}

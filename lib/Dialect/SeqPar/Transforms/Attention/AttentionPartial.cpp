@@ -1,0 +1,68 @@
+//===- AttentionPartial.cpp - attention over part of the keys -------------===//
+
+#include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+AttentionPartial
+mlir::seqpar::buildEmptyAttentionPartial(OpBuilder &b, Location loc,
+                                         RankedTensorType outType) {
+  Type f32 = b.getF32Type();
+  auto fill = [&](ArrayRef<int64_t> shape, double value) -> Value {
+    Value init = tensor::EmptyOp::create(b, loc, shape, f32);
+    Value scalar =
+        arith::ConstantOp::create(b, loc, b.getFloatAttr(f32, value));
+    return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+  };
+  ArrayRef<int64_t> rows = outType.getShape().drop_back();
+  return {fill(outType.getShape(), 0.0),
+          fill(rows, -std::numeric_limits<double>::infinity()),
+          fill(rows, 0.0)};
+}
+
+AttentionPartial mlir::seqpar::buildAttentionMerge(OpBuilder &b, Location loc,
+                                                   AttentionPartial x,
+                                                   AttentionPartial y) {
+  auto merged = AttentionMergeOp::create(
+      b, loc, x.out.getType(), x.rowMax.getType(), x.rowMax.getType(), x.out,
+      x.rowMax, x.rowSum, y.out, y.rowMax, y.rowSum);
+  return AttentionPartial::of(merged.getResults());
+}
+
+Value mlir::seqpar::buildAttentionResult(OpBuilder &b, Location loc,
+                                         AttentionPartial partial, Type elem) {
+  auto outType = cast<RankedTensorType>(partial.out.getType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+  AffineExpr d0, d1, d2;
+  bindDims(ctx, d0, d1, d2);
+  AffineMap row4 = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
+  Value init = tensor::EmptyOp::create(b, loc, outType.getShape(), elem);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{partial.out, partial.rowSum},
+             ValueRange{init}, ArrayRef<AffineMap>{id4, row4, id4},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               Type f32 = nb.getF32Type();
+               Value none = arith::CmpFOp::create(
+                   nb, nl, arith::CmpFPredicate::OEQ, args[1],
+                   arith::ConstantOp::create(nb, nl,
+                                             nb.getFloatAttr(f32, 0.0)));
+               Value nan = arith::ConstantOp::create(
+                   nb, nl,
+                   nb.getFloatAttr(f32,
+                                   std::numeric_limits<double>::quiet_NaN()));
+               Value out = arith::SelectOp::create(nb, nl, none, nan, args[0]);
+               if (elem != f32)
+                 out = arith::TruncFOp::create(nb, nl, elem, out);
+               linalg::YieldOp::create(nb, nl, out);
+             })
+      .getResult(0);
+}

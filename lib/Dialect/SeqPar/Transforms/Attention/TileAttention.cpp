@@ -1,0 +1,142 @@
+//===- TileAttention.cpp - attention over key/value tiles -----------------===//
+//
+// The reference decomposition of an attention block materialises its
+// [b, a, s, t] scores several times; at long sequences that, not the
+// arithmetic, bounds what a rank can run. Splitting the keys into tiles and
+// merging the tiles' (out, two-part LSE) with the rule of
+// docs/semantics.md §4.3 (the ring's own merge, an online softmax) keeps every
+// scores tensor at [b, a, s, tile].
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_TILEATTENTION
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// Positions 0 .. n-1.
+Value iota(OpBuilder &b, Location loc, int64_t n) {
+  return SequenceShardBuilder::positionTensor(
+      b, loc, n, [](OpBuilder &, Location, Value i) { return i; });
+}
+
+/// The block as a loop over key/value tiles of `tile` keys, each a smaller
+/// attention_block merged into the running partial.
+void tileBlock(AttentionBlockOp op, int64_t tile) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto outType = cast<RankedTensorType>(op.getOut().getType());
+  auto rowType = cast<RankedTensorType>(op.getRowMax().getType());
+  int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
+  AttentionPartial empty = buildEmptyAttentionPartial(b, loc, outType);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(keys), index(tile), empty.values(),
+      [&](OpBuilder &nb, Location nloc, Value at, ValueRange acc) {
+        auto slice = [&](Value whole, int64_t dim) {
+          return SequenceShardBuilder::sliceAlong(nb, nloc, whole, dim, at,
+                                                  tile);
+        };
+        Value k = slice(op.getKey(), 2);
+        Value v = slice(op.getValue(), 2);
+        Value kvPos = slice(op.getKvPositions(), 0);
+        // A mask's key columns follow the tile (a broadcast one stays).
+        Value mask = op.getMask();
+        if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(3) != 1)
+          mask = slice(mask, 3);
+        auto part = AttentionBlockOp::create(
+            nb, nloc, outType, rowType, rowType, op.getQuery(), k, v,
+            op.getQPositions(), kvPos, mask, op.getScaleAttr(),
+            op.getCausalAttr());
+        AttentionPartial merged = buildAttentionMerge(
+            nb, nloc, AttentionPartial::of(acc), AttentionPartial::of(part));
+        scf::YieldOp::create(nb, nloc, merged.values());
+      });
+  op->replaceAllUsesWith(loop.getResults());
+  op->erase();
+}
+
+/// seqpar.attention as one block over positions 0.. (the mask as is),
+/// finished in its element type (the block computes in f32), so it can be
+/// tiled.
+AttentionBlockOp asBlock(AttentionOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  auto rowType =
+      RankedTensorType::get(q.getShape().drop_back(), b.getF32Type());
+  auto block = AttentionBlockOp::create(
+      b, loc, q.clone(b.getF32Type()), rowType, rowType, op.getQuery(),
+      op.getKey(), op.getValue(), iota(b, loc, q.getDimSize(2)),
+      iota(b, loc, k.getDimSize(2)), op.getMask(), op.getScaleAttr(),
+      op.getCausalAttr());
+  Value out = buildAttentionResult(b, loc, AttentionPartial::of(block),
+                                   q.getElementType());
+  op.getResult().replaceAllUsesWith(out);
+  op.erase();
+  return block;
+}
+
+struct TileAttentionPass
+    : public mlir::seqpar::impl::TileAttentionBase<TileAttentionPass> {
+  using TileAttentionBase::TileAttentionBase;
+
+  void runOnOperation() override {
+    if (kvTile < 0) {
+      getOperation()->emitError()
+          << "tile-attention: kv-tile=" << kvTile.getValue()
+          << " (seqpar-lower-to-llvm: attention-kv-tile) is not a tile size: "
+             "expected keys per tile >= 1, or 0 to disable tiling";
+      return signalPassFailure();
+    }
+    if (kvTile == 0)
+      return;
+    // Empty K/V (b, a_kv or d = 0) has no tile to slice.
+    auto tiles = [&](Value key) {
+      auto type = cast<RankedTensorType>(key.getType());
+      int64_t keys = type.getDimSize(2);
+      return type.getNumElements() > 0 && keys > kvTile && keys % kvTile == 0;
+    };
+    SmallVector<AttentionBlockOp> blocks;
+    SmallVector<AttentionOp> attentions;
+    getOperation()->walk([&](Operation *op) {
+      if (auto block = dyn_cast<AttentionBlockOp>(op);
+          block && tiles(block.getKey()))
+        blocks.push_back(block);
+      auto attention = dyn_cast<AttentionOp>(op);
+      Type elem = attention
+                      ? cast<RankedTensorType>(attention.getQuery().getType())
+                            .getElementType()
+                      : Type();
+      if (attention && tiles(attention.getKey()) &&
+          (elem.isF32() || elem.isF16() || elem.isBF16()))
+        attentions.push_back(attention);
+    });
+    for (AttentionOp attention : attentions)
+      blocks.push_back(asBlock(attention));
+    for (AttentionBlockOp block : blocks) {
+      tileBlock(block, kvTile);
+      ++numTiled;
+    }
+  }
+};
+
+} // namespace

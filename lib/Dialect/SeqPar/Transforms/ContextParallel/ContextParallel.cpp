@@ -1,0 +1,138 @@
+//===- ContextParallel.cpp - shard the sequence over the CP axis ----------===//
+//
+// The seqpar-context-parallel pass: checks the options and each function
+// (sequence dim, one block, no callers, grid axes), then shards it
+// (ContextParallelBuilder.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContextParallelBuilder.h"
+
+#include "seqpar/Analysis/BufferForm.h"
+#include "seqpar/Analysis/SeqDimChoice.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_CONTEXTPARALLEL
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+struct ContextParallelPass
+    : public mlir::seqpar::impl::ContextParallelBase<ContextParallelPass> {
+  using ContextParallelBase::ContextParallelBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult runOnFunction(func::FuncOp func);
+  bool anyFunctionWithSeqDim = false;
+  /// Functions without a sequence dim, and why (see runOnOperation).
+  SmallVector<std::pair<func::FuncOp, std::string>> functionsWithoutSeqDim;
+};
+
+} // namespace
+
+void ContextParallelPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // Options first, before any IR is read (strategy and load-balance values
+  // are checked by the option parser).
+  for (const std::string &why :
+       {whyInvalidAxisOption("grid-axis", gridAxis),
+        whyInvalidAxisOption("ulysses-axis", ulyssesAxis),
+        whyInvalidSeqDimOption(seqDim)}) {
+    if (why.empty())
+      continue;
+    emitError(module.getLoc()) << "context-parallel: " << why;
+    return signalPassFailure();
+  }
+  if ((strategy == AttentionStrategy::Hybrid) != (ulyssesAxis >= 0)) {
+    emitError(getOperation().getLoc())
+        << (ulyssesAxis >= 0 ? "ulysses-axis is only used by strategy=hybrid"
+                             : "strategy=hybrid needs the ulysses-axis option "
+                               "(seqpar-pipeline: cp-ulysses)");
+    return signalPassFailure();
+  }
+  if (llvm::all_of(module.getOps<func::FuncOp>(),
+                   [](func::FuncOp func) { return func.getBody().empty(); })) {
+    emitError(module.getLoc())
+        << "context-parallel: the module has no function with a body";
+    return signalPassFailure();
+  }
+  anyFunctionWithSeqDim = false;
+  functionsWithoutSeqDim.clear();
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (failed(runOnFunction(func)))
+      return signalPassFailure();
+  if (failed(reportFunctionsWithoutSeqDim(
+          "context-parallel", functionsWithoutSeqDim, anyFunctionWithSeqDim)))
+    signalPassFailure();
+}
+
+LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func) {
+  if (func.getBody().empty() || diagnoseBufferForm(func, getArgument()))
+    return success();
+  ArgSeqDims choice = chooseArgSeqDims(func, seqDim);
+  if (!choice.any()) {
+    functionsWithoutSeqDim.push_back({func, choice.whyNone});
+    return success();
+  }
+  anyFunctionWithSeqDim = true;
+  if (!func.getBody().hasOneBlock()) {
+    emitRemark(func.getLoc()) << "context-parallel: skipped, the function has "
+                                 "more than one block";
+    return success();
+  }
+  if (!SymbolTable::symbolKnownUseEmpty(func, getOperation())) {
+    emitRemark(func.getLoc())
+        << "context-parallel: skipped, the function is called (its signature "
+           "would change)";
+    return success();
+  }
+  ContextParallelTarget target;
+  target.strategy = strategy;
+  target.zigzag = loadBalance == LoadBalance::Zigzag;
+  target.pad = pad;
+  int16_t axis = 0;
+  if (failed(resolveGridAxis(func, gridName, gridAxis, "CP", target.grid, axis,
+                             target.numRanks)))
+    return failure();
+  // The sequence is split over `axes` (hybrid: [ring, Ulysses]).
+  target.axes = {axis};
+  target.axisSizes = {target.numRanks};
+  if (strategy == AttentionStrategy::Hybrid) {
+    int16_t second = 0;
+    int64_t ulyssesRanks = 1;
+    if (failed(resolveGridAxis(func, gridName, ulyssesAxis, "Ulysses",
+                               target.grid, second, ulyssesRanks)))
+      return failure();
+    if (second == axis)
+      return emitError(func.getLoc())
+             << "hybrid needs two different grid axes (grid-axis = "
+                "ulysses-axis = "
+             << axis << ")";
+    target.axes.push_back(second);
+    target.axisSizes.push_back(ulyssesRanks);
+    std::optional<int64_t> product =
+        llvm::checkedMul(target.numRanks, ulyssesRanks);
+    if (!product)
+      return emitError(func.getLoc())
+             << "hybrid: the " << target.numRanks << " x " << ulyssesRanks
+             << " ranks of grid axes [" << axis << ", " << second << "] of "
+             << target.grid << " overflow a 64-bit count";
+    target.numRanks = *product;
+  }
+  ContextParallelCounts counts;
+  if (failed(buildContextParallelFunction(func, choice.dims, target, counts)))
+    return failure();
+  numRewritten += counts.attentionRewritten;
+  numGathered += counts.valuesGathered;
+  return success();
+}

@@ -1,0 +1,331 @@
+//===- ContextParallelBuilder.cpp - one function over the CP axes ---------===//
+//
+// Plan: the sequence-carrying arguments are the roots; every op reached from
+// them is token-wise (runs on the local tokens), a seqpar.attention this pass
+// distributes, or a boundary that gets the all-gathered value. Rewrite:
+// arguments take their local types and sharding, token-wise ops run on the
+// shard (SequenceShardBuilder::shardTokenWiseOp), attention becomes ring,
+// all-gather-KV, Ulysses or hybrid attention (DistributedAttention.h),
+// boundaries get an all_gather (zigzag chunks put back in order), results
+// stay sharded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContextParallelBuilder.h"
+#include "DistributedAttention.h"
+
+#include "seqpar/Analysis/TokenWiseAnalysis.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+/// Why `op`, which reads a sequence-sharded value, cannot run on the local
+/// tokens; empty when it can.
+static std::string whyNotLocal(Operation *op,
+                               const TokenWiseAnalysis &analysis) {
+  if (isa<func::ReturnOp>(op))
+    return "returns it";
+  const TokenWiseInfo &info = analysis.getInfo(op);
+  if (!info.isTokenWise())
+    return info.reason.empty() ? "mixes tokens" : info.reason;
+  if (!isMemoryEffectFree(op))
+    return "has memory effects";
+  if (op->getNumResults() == 0)
+    return "has no result";
+  for (Value result : op->getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() == 0 ||
+        !analysis.getSeqDim(result))
+      return "has a result of dynamic, empty or unsupported shape";
+  }
+  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+    auto type = dyn_cast<RankedTensorType>(op->getOperand(index).getType());
+    if (dim >= 0 && (!type || type.isDynamicDim(dim)))
+      return "has a dynamic sequence-indexed operand";
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op);
+      expand && !expand.getOutputShape().empty())
+    return "has a dynamic output shape";
+  if (isa<tosa::ReshapeOp>(op))
+    return "is a tosa.reshape (lower tosa to linalg first)";
+  if (auto dropout = dyn_cast<DropoutOp>(op)) {
+    SeqDim seq = *analysis.getSeqDim(dropout.getInput());
+    if (analysis.getOuter(dropout.getInput(), seq) != 1)
+      return "is a dropout whose sequence is flattened into a larger dim";
+  }
+  return "";
+}
+
+LogicalResult mlir::seqpar::buildContextParallelFunction(
+    func::FuncOp func, ArrayRef<int64_t> argSeqDims,
+    const ContextParallelTarget &target, ContextParallelCounts &counts) {
+  MLIRContext *context = func.getContext();
+  FlatSymbolRefAttr grid = target.grid;
+  ArrayRef<int16_t> axes = target.axes;
+  ArrayRef<int64_t> axisSizes = target.axisSizes;
+  int64_t numRanks = target.numRanks;
+  AttentionStrategy strategy = target.strategy;
+  bool zigzag = target.zigzag, pad = target.pad;
+  auto axesString = [&] {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::interleave(axes, os, ", ");
+    return text;
+  };
+  TokenWiseAnalysis analysis(func, argSeqDims);
+  if (failed(analysis.run()))
+    return failure();
+  int64_t seqLen = analysis.getSeqLen();
+  // Every rank holds at least one token; checked before any size is
+  // derived from c.
+  if (numRanks > seqLen)
+    return emitError(func.getLoc())
+           << "context-parallel: the " << numRanks << " ranks of grid axes ["
+           << axesString() << "] of " << grid << " exceed the sequence length "
+           << seqLen << ": a context-parallel size is at most s";
+  std::optional<int64_t> chunks =
+      zigzag ? llvm::checkedMul<int64_t>(2, numRanks) : numRanks;
+  if (!chunks)
+    return emitError(func.getLoc()) << "context-parallel: 2 x " << numRanks
+                                    << " zigzag chunks overflow a 64-bit count";
+  int64_t pieces = *chunks;
+  Block &body = func.getBody().front();
+
+  // Arguments: unsplit along the sequence (or contiguously split, without
+  // zigzag), else the function is left alone.
+  SmallVector<BlockArgument> shardedArgs;
+  bool needsPad = seqLen % pieces != 0;
+  for (BlockArgument arg : func.getArguments()) {
+    std::optional<SeqDim> seq = analysis.getSeqDim(arg);
+    if (!seq)
+      continue;
+    // An empty argument has no tokens to shard (its slices would be empty).
+    if (cast<RankedTensorType>(arg.getType()).getNumElements() == 0) {
+      emitRemark(arg.getLoc())
+          << "context-parallel: argument #" << arg.getArgNumber()
+          << " is empty (" << arg.getType() << "): left whole";
+      continue;
+    }
+    ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+    DimShardingAttr split =
+        sharding ? sharding.getDimSharding(seq->dim) : DimShardingAttr();
+    bool usesAxes = sharding && llvm::any_of(axes, [&](int16_t a) {
+                      return sharding.usesAxis(a);
+                    });
+    if (usesAxes || (split && (zigzag || needsPad ||
+                               split.getKind() != SplitKind::contiguous))) {
+      emitRemark(arg.getLoc())
+          << "context-parallel: skipped, argument #" << arg.getArgNumber()
+          << " is already split along its sequence dim or over grid axes ["
+          << axesString() << "]";
+      return success();
+    }
+    if (needsPad && !pad)
+      return emitError(arg.getLoc())
+             << "sequence length " << seqLen << " (dim " << seq->dim << " of "
+             << arg.getType() << ") is not divisible by " << pieces
+             << (zigzag ? " (2 x the " : " (the ") << numRanks
+             << " ranks of grid axes [" << axesString() << "] of " << grid
+             << (zigzag ? ", zigzag)" : ")")
+             << "; pass pad=true (seqpar-pipeline: cp-pad=true) to pad it "
+                "and mask the padding";
+    shardedArgs.push_back(arg);
+  }
+
+  // Plan, in program order.
+  DenseSet<Value> sharded(shardedArgs.begin(), shardedArgs.end());
+  llvm::SetVector<Operation *> localOps;
+  int64_t numAttention = 0;
+  llvm::MapVector<Operation *, std::string> boundaries;
+  for (Operation &op : body) {
+    bool readsShard = llvm::any_of(
+        op.getOperands(), [&](Value v) { return sharded.contains(v); });
+    bool nestedUse = false;
+    op.walk([&](Operation *nested) {
+      if (nested != &op)
+        for (Value v : nested->getOperands())
+          nestedUse |= sharded.contains(v);
+    });
+    if (!readsShard && !nestedUse)
+      continue;
+    std::string reason;
+    if (nestedUse) {
+      reason = "uses it inside a nested region";
+    } else if (auto attention = dyn_cast<AttentionOp>(op)) {
+      reason = whyNotDistributable(attention, analysis, sharded);
+      if (reason.empty()) {
+        // Hybrid helps only when some u > 1 divides both head counts.
+        int64_t common = std::gcd(
+            cast<RankedTensorType>(attention.getQuery().getType())
+                .getDimSize(1),
+            cast<RankedTensorType>(attention.getKey().getType()).getDimSize(1));
+        if (strategy == AttentionStrategy::Ulysses &&
+            failed(checkUlyssesHeads(
+                attention, numRanks,
+                common > 1
+                    ? "use strategy=ring, all-gather or hybrid with "
+                      "Ulysses ranks dividing both (seqpar-pipeline: "
+                      "cp-strategy=)"
+                    : "use strategy=ring or all-gather (seqpar-pipeline: "
+                      "cp-strategy=)")))
+          return failure();
+        if (strategy == AttentionStrategy::Hybrid &&
+            failed(checkUlyssesHeads(attention, axisSizes[1],
+                                     "use strategy=ring, or fewer ranks on the "
+                                     "Ulysses axis (seqpar-pipeline: a "
+                                     "smaller cp-ulysses)")))
+          return failure();
+        ++numAttention;
+        localOps.insert(&op);
+        sharded.insert(attention.getResult());
+        continue;
+      }
+    } else {
+      reason = whyNotLocal(&op, analysis);
+    }
+    if (!reason.empty()) {
+      boundaries[&op] = reason;
+      continue;
+    }
+    localOps.insert(&op);
+    for (Value result : op.getResults())
+      sharded.insert(result);
+  }
+
+  SequenceShardBuilder builder(func, grid, axes, axisSizes, seqLen, zigzag);
+  // A padded sequence cannot be stated by a #seqpar.sharding: arguments stay
+  // whole (each rank takes its tokens) and results are gathered.
+  bool padded = builder.isPadded();
+  DenseSet<Value> wholeArgs;
+  if (padded)
+    wholeArgs.insert(shardedArgs.begin(), shardedArgs.end());
+  // Sequence-sharded values read by boundaries, with their uses, recorded
+  // before the rewrite changes them.
+  auto returnOp = cast<func::ReturnOp>(body.getTerminator());
+  struct GatherUses {
+    SeqDim seq;
+    SmallVector<OpOperand *> uses;
+  };
+  llvm::MapVector<Value, GatherUses> gatherUses;
+  SmallVector<std::pair<unsigned, SeqDim>> shardedResults;
+  for (Value value : sharded) {
+    if (wholeArgs.contains(value))
+      continue; // Its other users read it whole.
+    SeqDim seq = *analysis.getSeqDim(value);
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = body.findAncestorOpInBlock(*use.getOwner());
+      if (user == use.getOwner() && localOps.contains(user))
+        continue;
+      if (user == returnOp.getOperation() && !padded && seq.inner == 1 &&
+          analysis.getOuter(value, seq) == 1) {
+        shardedResults.push_back({use.getOperandNumber(), seq});
+        continue;
+      }
+      GatherUses &entry = gatherUses[value];
+      entry.seq = seq;
+      entry.uses.push_back(&use);
+    }
+  }
+
+  // Rewrite.
+  DenseSet<Value> localValues;
+  SplitKind kind = zigzag ? SplitKind::zigzag : SplitKind::contiguous;
+  for (BlockArgument arg : shardedArgs) {
+    if (padded)
+      break; // Token-wise users localize them.
+    SeqDim seq = *analysis.getSeqDim(arg);
+    arg.setType(
+        builder.localType(cast<RankedTensorType>(arg.getType()), seq.dim));
+    ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+    if (!sharding)
+      sharding = ShardingAttr::getReplicated(context, grid);
+    func.setArgAttr(arg.getArgNumber(), SeqParDialect::kShardingAttrName,
+                    sharding.withDimSplit(seq.dim, axes, kind));
+    localValues.insert(arg);
+  }
+  DistributedAttentionStats stats;
+  for (Operation *op : localOps.takeVector()) {
+    if (auto attention = dyn_cast<AttentionOp>(op)) {
+      // Whole (padded) arguments read directly: this rank's tokens.
+      for (OpOperand &operand : attention->getOpOperands())
+        if (wholeArgs.contains(operand.get()) &&
+            operand.get() != attention.getMask()) {
+          OpBuilder b(attention);
+          operand.set(builder.localize(b, attention.getLoc(), operand.get(),
+                                       /*dim=*/2, /*inner=*/1));
+        }
+      Value local = distributeAttention(attention, strategy, builder, stats);
+      localValues.insert(local);
+      attention.getResult().replaceAllUsesWith(local);
+      localValues.erase(attention.getResult());
+      attention.erase();
+      ++counts.attentionRewritten;
+      continue;
+    }
+    builder.shardTokenWiseOp(op, analysis, localValues);
+  }
+  // The gather of a value goes just before its first boundary user; the
+  // recorded uses followed replaced values (attention, zigzag dropout).
+  int64_t gathered = 0, gatheredBytes = 0;
+  for (auto &[value, entry] : gatherUses) {
+    ArrayRef<OpOperand *> uses = entry.uses;
+    Operation *first = nullptr;
+    for (OpOperand *use : uses) {
+      Operation *user = body.findAncestorOpInBlock(*use->getOwner());
+      if (!first || user->isBeforeInBlock(first))
+        first = user;
+    }
+    Value local = uses.front()->get();
+    OpBuilder b(first);
+    Value global = builder.allGather(b, local.getLoc(), local, entry.seq);
+    for (OpOperand *use : uses)
+      use->set(global);
+    ++gathered;
+    gatheredBytes +=
+        builder.gatherOrScatterBytes(cast<RankedTensorType>(global.getType()));
+    if (first != returnOp.getOperation())
+      emitRemark(first->getLoc())
+          << "context-parallel: all_gather before '" << first->getName()
+          << "', which " << boundaries.lookup(first);
+  }
+  counts.valuesGathered += gathered;
+  for (auto [index, seq] : shardedResults) {
+    ShardingAttr sharding = getResultSharding(func, index);
+    if (!sharding)
+      sharding = ShardingAttr::getReplicated(context, grid);
+    func.setResultAttr(index, SeqParDialect::kShardingAttrName,
+                       sharding.withDimSplit(seq.dim, axes, kind));
+  }
+  // A per-rank program states every argument's and result's sharding
+  // (docs/semantics.md §2): the rest are replicated.
+  auto replicated = ShardingAttr::getReplicated(context, grid);
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (!getArgSharding(func, i))
+      func.setArgAttr(i, SeqParDialect::kShardingAttrName, replicated);
+  for (unsigned i = 0; i < returnOp.getNumOperands(); ++i)
+    if (!getResultSharding(func, i))
+      func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicated);
+  func.setType(FunctionType::get(context, body.getArgumentTypes(),
+                                 returnOp.getOperandTypes()));
+  InFlightDiagnostic remark = emitRemark(func.getLoc());
+  remark << "context-parallel over " << grid << " axes [" << axesString()
+         << "] (c=" << numRanks << ", s=" << seqLen;
+  if (padded)
+    remark << " padded to " << builder.getLocalSeqLen() * numRanks;
+  remark << ", " << (zigzag ? "zigzag" : "contiguous") << "): " << numAttention
+         << " attention -> " << stringifyAttentionStrategy(strategy) << " ("
+         << stats.transfers << " transfers, " << stats.bytesSent
+         << " bytes sent per rank), " << gathered << " all_gather ("
+         << gatheredBytes << " bytes) for ops that need all tokens";
+  return success();
+}

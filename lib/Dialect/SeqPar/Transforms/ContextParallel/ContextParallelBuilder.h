@@ -1,0 +1,57 @@
+//===- ContextParallelBuilder.h - one function over the CP axes -*- C++ -*-===//
+//
+// The rewrite of seqpar-context-parallel for one function
+// (docs/context-parallelism.md): the sequence-carrying arguments hold this
+// rank's tokens, token-wise ops run on them, each seqpar.attention is
+// distributed, and values that need all tokens are all-gathered.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_CONTEXTPARALLELBUILDER_H
+#define SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_CONTEXTPARALLELBUILDER_H
+
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::seqpar {
+
+/// Where a function's sequence is split and how its attention is
+/// distributed.
+struct ContextParallelTarget {
+  FlatSymbolRefAttr grid;
+  /// The grid axes the sequence is split over as one group, major to minor
+  /// (hybrid: [ring, Ulysses]), and their static sizes.
+  SmallVector<int16_t> axes;
+  SmallVector<int64_t> axisSizes;
+  /// c, the product of `axisSizes`.
+  int64_t numRanks = 1;
+  AttentionStrategy strategy = AttentionStrategy::Ring;
+  /// Chunks r and 2c-1-r of 2c per rank, else s/c contiguous tokens.
+  bool zigzag = true;
+  /// Pad a sequence not divisible by c (2c with zigzag) and mask the padding.
+  bool pad = false;
+};
+
+/// What the rewrite of one function did (the pass's statistics).
+struct ContextParallelCounts {
+  int64_t attentionRewritten = 0;
+  int64_t valuesGathered = 0;
+};
+
+/// Shards the sequence of the single-block, uncalled `func` (argument
+/// sequence dims `argSeqDims`, -1: none) over `target`, with a remark for
+/// the function (attention strategy, transfers and bytes) and one per
+/// gathered value. Leaves `func` as it was, with a remark, when an argument
+/// is already split along its sequence or over the target's axes. Fails,
+/// with a located error and before any IR changes, when c exceeds the
+/// sequence, the sequence is not divisible without `pad`, or an attention's
+/// heads do not divide over the Ulysses ranks.
+LogicalResult buildContextParallelFunction(func::FuncOp func,
+                                           ArrayRef<int64_t> argSeqDims,
+                                           const ContextParallelTarget &target,
+                                           ContextParallelCounts &counts);
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_CONTEXTPARALLELBUILDER_H

@@ -1,0 +1,207 @@
+//===- SequenceParallel.cpp - TP program -> Megatron TP+SP program --------===//
+//
+// The seqpar-sequence-parallel pass: checks the options and each function
+// (grid axis, sequence dim, divisibility), then plans and rewrites it
+// (SequenceParallelPlan.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SequenceParallelPlan.h"
+
+#include "seqpar/Analysis/BufferForm.h"
+#include "seqpar/Analysis/SeqDimChoice.h"
+#include "seqpar/Analysis/TokenWiseAnalysis.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_SEQUENCEPARALLEL
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+struct SequenceParallelPass
+    : public mlir::seqpar::impl::SequenceParallelBase<SequenceParallelPass> {
+  using SequenceParallelBase::SequenceParallelBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult runOnFunction(func::FuncOp func);
+
+  /// Functions with TP all-reduces but no sequence dim, and why (see
+  /// runOnOperation).
+  SmallVector<std::pair<func::FuncOp, std::string>> functionsWithoutSeqDim;
+  bool anyFunctionWithSeqDim = false;
+};
+
+} // namespace
+
+void SequenceParallelPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // Options first, before any IR is read.
+  for (const std::string &why : {whyInvalidAxisOption("grid-axis", gridAxis),
+                                 whyInvalidSeqDimOption(seqDim)}) {
+    if (why.empty())
+      continue;
+    emitError(module.getLoc()) << "sequence-parallel: " << why;
+    return signalPassFailure();
+  }
+  bool anyBody = false, anyAllReduce = false, anyBufferForm = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    anyBody |= !func.getBody().empty();
+    anyBufferForm |= findBufferFormOp(func) != nullptr;
+    func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });
+  }
+  if (!anyBody) {
+    emitError(module.getLoc())
+        << "sequence-parallel: the module has no function with a body";
+    return signalPassFailure();
+  }
+  // Nothing to rewrite: a TP per-rank program has all-reduces on a grid
+  // (buffer-form functions are reported below, one by one).
+  if (!anyAllReduce && !inputSharded && !anyBufferForm) {
+    if (module.getOps<shard::GridOp>().empty()) {
+      emitError(module.getLoc())
+          << "sequence-parallel: the module has no shard.grid and no "
+             "all_reduce: it is not a tensor-parallel per-rank program "
+             "(seqpar-pipeline partitions an unsharded graph)";
+      return signalPassFailure();
+    }
+    emitRemark(module.getLoc())
+        << "sequence-parallel: no function has an all_reduce to rewrite";
+    return;
+  }
+  functionsWithoutSeqDim.clear();
+  anyFunctionWithSeqDim = false;
+  for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (failed(runOnFunction(func)))
+      return signalPassFailure();
+  // TP all-reduces in functions without a sequence dim.
+  if (failed(reportFunctionsWithoutSeqDim(
+          "sequence-parallel", functionsWithoutSeqDim, anyFunctionWithSeqDim)))
+    signalPassFailure();
+}
+
+/// "dim 0 of 'tensor<30x64xf32>', which flattens 2 sequences of 15 tokens":
+/// where `value` holds the sequence, saying so when the dim holds more than
+/// the sequence (an [b*s, h] or [s*b, h] view).
+static std::string describeSeqDim(Value value, SeqDim seq,
+                                  const TokenWiseAnalysis &analysis) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "dim " << seq.dim << " of '" << value.getType() << "'";
+  int64_t outer = analysis.getOuter(value, seq);
+  if (outer == 1 && seq.inner == 1)
+    return text;
+  os << ", which flattens ";
+  if (outer > 1)
+    os << outer << " sequences of ";
+  os << analysis.getSeqLen() << " tokens";
+  if (seq.inner > 1)
+    os << " of " << seq.inner << " rows each";
+  return text;
+}
+
+/// Reports TP all-reduces the rewrite does not see: only the top level of a
+/// single-block function is rewritten.
+static void remarkOnNestedAllReduces(func::FuncOp func, bool wholeFunction) {
+  func.walk([&](shard::AllReduceOp reduce) {
+    if (!wholeFunction && reduce->getParentOp() == func.getOperation() &&
+        reduce->getBlock() == &func.getBody().front())
+      return;
+    emitRemark(reduce.getLoc())
+        << "all_reduce kept: sequence parallelism rewrites the top level of "
+           "a single-block function only";
+  });
+}
+
+LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
+  if (func.getBody().empty() || diagnoseBufferForm(func, getArgument()))
+    return success();
+  bool anyAllReduce = false;
+  func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });
+  // Nothing to do (and no grid needed) without all-reduces or sharded input.
+  if (!anyAllReduce && !inputSharded)
+    return success();
+  if (!func.getBody().hasOneBlock()) {
+    remarkOnNestedAllReduces(func, /*wholeFunction=*/true);
+    return success();
+  }
+  remarkOnNestedAllReduces(func, /*wholeFunction=*/false);
+  FlatSymbolRefAttr grid;
+  int16_t axis = 0;
+  int64_t numRanks = 1;
+  if (failed(resolveGridAxis(func, gridName, gridAxis, "TP", grid, axis,
+                             numRanks)))
+    return failure();
+
+  ArgSeqDims argSeqDims = chooseArgSeqDims(func, seqDim);
+  TokenWiseAnalysis analysis(func, argSeqDims.dims);
+  if (failed(analysis.run()))
+    return failure();
+  // The signature may only change where no call site depends on it.
+  bool keepSignature = (inputSharded || outputSharded) &&
+                       !SymbolTable::symbolKnownUseEmpty(func, getOperation());
+  if (keepSignature)
+    emitRemark(func.getLoc())
+        << "sequence-parallel: the function is called, so its signature is "
+           "kept (input-sharded and output-sharded are ignored for it)";
+  SequenceParallelPlan plan(func, analysis, grid, axis,
+                            inputSharded && !keepSignature);
+  plan.allowPartialReductions =
+      analysis.getSeqLen() < 0 || analysis.getSeqLen() % numRanks == 0;
+  plan.build();
+  numAllReducesBefore += plan.allRoots.size();
+
+  if (analysis.getSeqLen() < 0) {
+    // Decided for the whole module once every function has been seen.
+    if (!plan.allRoots.empty())
+      functionsWithoutSeqDim.push_back({func, argSeqDims.whyNone});
+    return success();
+  }
+  anyFunctionWithSeqDim = true;
+  // Refuse uneven shards before touching the IR, unless asked to pad
+  // (docs/semantics.md §3.2); more ranks than tokens are refused even then (the
+  // padding would be larger than the sequence).
+  int64_t seqLen = analysis.getSeqLen();
+  if ((seqLen % numRanks != 0 || numRanks > seqLen) &&
+      !plan.shardedValues.empty()) {
+    Value culprit = plan.shardedValues.front().first;
+    SeqDim seq = *analysis.getSeqDim(culprit);
+    Location at = culprit.getLoc();
+    std::string where = describeSeqDim(culprit, seq, analysis);
+    if (numRanks > seqLen)
+      return emitError(at) << "the " << numRanks << " ranks of grid axis "
+                           << axis << " of " << grid
+                           << " exceed the sequence length " << seqLen << " ("
+                           << where << ")";
+    if (!padUneven || plan.inputSharded) {
+      InFlightDiagnostic diag =
+          emitError(at) << "sequence length " << seqLen << " (" << where
+                        << ") is not divisible by the " << numRanks
+                        << " ranks of grid axis " << axis << " of " << grid;
+      if (plan.inputSharded)
+        diag << "; an input taken sequence-sharded cannot be padded";
+      else
+        diag << "; pass pad=true to pad it";
+      return failure();
+    }
+  }
+  SequenceShardBuilder builder(func, grid, axis, numRanks, seqLen);
+  SequenceParallelCounts counts = applySequenceParallelPlan(
+      plan, builder, numRanks, outputSharded, keepSignature);
+  numReduceScatters += counts.reduceScatters;
+  numAllGathers += counts.allGathers;
+  numKeptAllReduces += counts.keptAllReduces;
+  bytesBefore += counts.bytesBefore;
+  bytesAfter += counts.bytesAfter;
+  return success();
+}

@@ -1,0 +1,296 @@
+//===- SequenceParallelPlan.cpp - which ops run on sequence shards --------===//
+//
+// The planning half of seqpar-sequence-parallel (SequenceParallelPlan.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SequenceParallelPlan.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+/// Whether `sharding` can describe dim `dim` split further over one more
+/// grid axis (only contiguous splits compose).
+bool mlir::seqpar::canSplitFurther(ShardingAttr sharding, int64_t dim) {
+  DimShardingAttr split = sharding.getDimSharding(dim);
+  return !split || split.getKind() == SplitKind::contiguous;
+}
+
+bool SequenceParallelPlan::isRoot(shard::AllReduceOp op) const {
+  return op.getGrid() == grid.getValue() &&
+         op.getGridAxes() == ArrayRef<int16_t>{axis} &&
+         op.getReduction() == shard::ReductionKind::Sum &&
+         isa<RankedTensorType>(op.getInput().getType()) &&
+         op.getInput().getType() == op.getResult().getType();
+}
+
+void SequenceParallelPlan::computeTpLocal() {
+  for (BlockArgument arg : func.getArguments()) {
+    ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+    if (sharding && sharding.usesAxis(axis))
+      tpLocal.insert(arg);
+  }
+  for (Operation &op : func.getBody().front()) {
+    // A rank index is TP-local unless it only reads other axes (the CP
+    // rank of a TP x CP program is the same on every TP rank).
+    bool local = isa<shard::ProcessLinearIndexOp>(op);
+    if (auto index = dyn_cast<shard::ProcessMultiIndexOp>(op))
+      local =
+          index.getAxes().empty() || llvm::is_contained(index.getAxes(), axis);
+    for (Value operand : op.getOperands())
+      local |= tpLocal.contains(operand);
+    visitUsedValuesDefinedAbove(op.getRegions(), [&](OpOperand *use) {
+      local |= tpLocal.contains(use->get());
+    });
+    // Collectives over the TP axis make their result the same on every rank.
+    if (auto reduce = dyn_cast<shard::AllReduceOp>(op))
+      local &= !llvm::is_contained(reduce.getGridAxes(), axis);
+    if (auto gather = dyn_cast<shard::AllGatherOp>(op))
+      local &= !llvm::is_contained(gather.getGridAxes(), axis);
+    if (local)
+      for (Value result : op.getResults())
+        tpLocal.insert(result);
+  }
+}
+
+bool SequenceParallelPlan::usesTpLocal(Operation *op) const {
+  bool local = llvm::any_of(op->getOperands(), [&](Value operand) {
+    return tpLocal.contains(operand);
+  });
+  visitUsedValuesDefinedAbove(op->getRegions(), [&](OpOperand *use) {
+    local |= tpLocal.contains(use->get());
+  });
+  return local;
+}
+
+/// The cross-rank combiner of a single-result linalg reduction whose body
+/// yields `combine(out, f(ins))`, with `out` used only there.
+static std::optional<shard::ReductionKind> getCombiner(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      op->getNumRegions() != 1)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  BlockArgument out = body->getArgument(op.getNumDpsInputs());
+  if (!yield || yield->getNumOperands() != 1 || !out.hasOneUse())
+    return std::nullopt;
+  Operation *combine = yield->getOperand(0).getDefiningOp();
+  if (!combine || combine->getBlock() != body ||
+      combine->getNumOperands() != 2 ||
+      (combine->getOperand(0) == out) == (combine->getOperand(1) == out))
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(combine))
+    return shard::ReductionKind::Sum;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(combine))
+    return shard::ReductionKind::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(combine))
+    return shard::ReductionKind::Min;
+  return std::nullopt;
+}
+
+/// Decides whether `op`, which uses a sharded value, runs on the shard.
+Placement SequenceParallelPlan::place(Operation *op,
+                                      std::string &reason) const {
+  if (isa<func::ReturnOp>(op)) {
+    reason = "returns it";
+    return Placement::NeedsAllTokens;
+  }
+  if (isa<shard::ShardDialect>(op->getDialect())) {
+    reason = "is a collective";
+    return Placement::NeedsAllTokens;
+  }
+  const TokenWiseInfo &info = analysis.getInfo(op);
+  if (info.kind == TokenWiseInfo::Kind::Unknown) {
+    reason = info.reason;
+    return Placement::Unprovable;
+  }
+  if (!isMemoryEffectFree(op)) {
+    reason = "has memory effects";
+    return Placement::Unprovable;
+  }
+  bool reduces = allowPartialReductions && info.reducesSequence &&
+                 isa<linalg::LinalgOp>(op) &&
+                 getCombiner(cast<linalg::LinalgOp>(op));
+  if (!info.isTokenWise() && !reduces) {
+    reason = "mixes tokens: " + info.reason;
+    return Placement::NeedsAllTokens;
+  }
+  if (usesTpLocal(op)) {
+    reason = "has an operand sharded or partial over the TP axis";
+    return Placement::NeedsAllTokens;
+  }
+  // Every result must have a static, non-empty shape and (unless reduced)
+  // keep the sequence.
+  for (Value result : op->getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() == 0 ||
+        (!reduces && !analysis.getSeqDim(result))) {
+      reason = "has a result of dynamic, empty or unsupported shape";
+      return Placement::NeedsAllTokens;
+    }
+  }
+  // Sequence-indexed operands that are not sharded are sliced locally.
+  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+    auto type = dyn_cast<RankedTensorType>(op->getOperand(index).getType());
+    if (dim >= 0 && (!type || type.isDynamicDim(dim))) {
+      reason = "has a dynamic sequence-indexed operand";
+      return Placement::NeedsAllTokens;
+    }
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    if (!expand.getOutputShape().empty()) {
+      reason = "has a dynamic output shape";
+      return Placement::NeedsAllTokens;
+    }
+  }
+  if (isa<tosa::ReshapeOp>(op)) {
+    reason = "is a tosa.reshape, whose shape operand is not rewritten (the "
+             "seqpar-sp-pipeline lowers tosa first)";
+    return Placement::NeedsAllTokens;
+  }
+  if (auto dropout = dyn_cast<DropoutOp>(op)) {
+    SeqDim seq = *analysis.getSeqDim(dropout.getInput());
+    if (analysis.getOuter(dropout.getInput(), seq) != 1) {
+      reason = "a dropout whose sequence is flattened into a larger dim: "
+               "a shard is not a box of the global tensor, so the mask "
+               "cannot be keyed by position";
+      return Placement::Unprovable;
+    }
+  }
+  return reduces ? Placement::PartialReduction : Placement::Region;
+}
+
+void SequenceParallelPlan::build() {
+  computeTpLocal();
+  auto newComponent = [&](Value value) {
+    unsigned id = components.size();
+    components.emplace_back();
+    merged.insert(id);
+    shardedValues[value] = id;
+    return id;
+  };
+  if (inputSharded) {
+    for (BlockArgument arg : func.getArguments()) {
+      std::optional<SeqDim> seq = analysis.getSeqDim(arg);
+      ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
+      if (seq && seq->inner == 1 && !tpLocal.contains(arg) &&
+          (!sharding || canSplitFurther(sharding, seq->dim)))
+        components[newComponent(arg)].args.push_back(arg);
+    }
+  }
+  for (Operation &op : func.getBody().front()) {
+    if (auto reduce = dyn_cast<shard::AllReduceOp>(op);
+        reduce && isRoot(reduce)) {
+      allRoots.push_back(reduce);
+      auto type = cast<RankedTensorType>(reduce.getType());
+      if (analysis.getSeqDim(reduce.getResult()) && type.hasStaticShape() &&
+          type.getNumElements() > 0)
+        components[newComponent(reduce.getResult())].roots.push_back(reduce);
+      continue;
+    }
+    SmallVector<unsigned> ids;
+    for (Value operand : op.getOperands()) {
+      auto it = shardedValues.find(operand);
+      if (it != shardedValues.end())
+        ids.push_back(it->second);
+    }
+    std::string reason;
+    if (ids.empty())
+      continue;
+    Placement placement = place(&op, reason);
+    if (placement != Placement::Region &&
+        placement != Placement::PartialReduction)
+      continue;
+    for (unsigned id : ids)
+      merged.unionSets(ids.front(), id);
+    if (placement == Placement::PartialReduction) {
+      const TokenWiseInfo &info = analysis.getInfo(&op);
+      auto linalgOp = cast<linalg::LinalgOp>(op);
+      for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+        std::optional<SeqDim> seq = analysis.getSeqDim(op.getOperand(index));
+        if (dim < 0 || !seq)
+          continue;
+        reductionOps[&op] =
+            PartialReduction{ids.front(), *getCombiner(linalgOp), *seq,
+                             analysis.getOuter(op.getOperand(index), *seq)};
+        break;
+      }
+      continue;
+    }
+    regionOps[&op] = ids.front();
+    for (Value result : op.getResults())
+      shardedValues[result] = ids.front();
+  }
+  finalize();
+}
+
+/// Finds, for each component, the first use outside the region and any use
+/// by an op nothing can be proven about; blocked and empty components are
+/// dropped from the plan.
+void SequenceParallelPlan::finalize() {
+  Block &body = func.getBody().front();
+  for (auto &[value, id] : shardedValues) {
+    Component &component = components[leader(id)];
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = body.findAncestorOpInBlock(*use.getOwner());
+      if (user == use.getOwner() &&
+          (regionOps.count(user) || reductionOps.count(user)))
+        continue;
+      std::string reason;
+      if (user != use.getOwner()) {
+        reason = "uses the value inside a nested region";
+      } else if (place(user, reason) != Placement::Unprovable) {
+        if (!component.firstBoundary ||
+            user->isBeforeInBlock(component.firstBoundary)) {
+          component.firstBoundary = user;
+          component.firstBoundaryReason = reason;
+        }
+        continue;
+      }
+      if (!component.blocker) {
+        component.blocker = user;
+        component.blockerReason = reason;
+      }
+    }
+  }
+  // A root's partial-sum input computed on sequence shards means an op the
+  // analysis took as TP-replicated is TP-local (typically a TP-split weight
+  // without #seqpar.sharding): nothing about that region can be trusted.
+  for (const Component &component : components)
+    for (shard::AllReduceOp root : component.roots) {
+      auto input = shardedValues.find(root.getInput());
+      if (input == shardedValues.end() || isa<BlockArgument>(root.getInput()))
+        continue;
+      Component &culprit = components[leader(input->second)];
+      if (!culprit.blocker) {
+        culprit.blocker = root;
+        culprit.blockerReason =
+            "its partial-sum input would be computed on sequence shards; an "
+            "operand on its path is probably TP-sharded without a "
+            "#seqpar.sharding attribute";
+      }
+    }
+  for (auto &[op, id] : regionOps)
+    ++components[leader(id)].numRegionOps;
+  for (auto &[op, reduction] : reductionOps)
+    ++components[leader(reduction.component)].numRegionOps;
+  for (unsigned id = 0; id < components.size(); ++id) {
+    if (leader(id) == id)
+      continue;
+    Component &into = components[leader(id)];
+    llvm::append_range(into.roots, components[id].roots);
+    llvm::append_range(into.args, components[id].args);
+  }
+  auto dropped = [&](unsigned id) {
+    return components[leader(id)].isDropped();
+  };
+  regionOps.remove_if([&](auto &entry) { return dropped(entry.second); });
+  reductionOps.remove_if(
+      [&](auto &entry) { return dropped(entry.second.component); });
+  shardedValues.remove_if([&](auto &entry) { return dropped(entry.second); });
+}

@@ -1,0 +1,137 @@
+//===- TensorParallelPlanner.h - Megatron blocks in unsharded IR -*- C++
+//-*-===//
+//
+// Finds how one Megatron block (attention or MLP) of an unsharded graph is cut
+// for tensor parallelism: starting from its column-parallel linears, the
+// split of their output features is followed through bias adds, activations,
+// head reshapes, transposes, slices and attention until each path ends in a
+// row-parallel linear (a contraction over the split dim), whose output is a
+// partial sum. Nothing is changed here; the pass applies the plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SEQPAR_LIB_TRANSFORMS_TENSORPARALLEL_TENSORPARALLELPLANNER_H
+#define SEQPAR_LIB_TRANSFORMS_TENSORPARALLEL_TENSORPARALLELPLANNER_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <string>
+
+namespace mlir::seqpar {
+
+/// How a value is cut along one dim over the t TP ranks: the global dim holds
+/// outer * extent * inner elements, and in each of the `outer` blocks rank r
+/// holds chunk r of `extent` (extent / t), with all `inner` elements of each.
+/// outer > 1 is Megatron's grouped split of a fused QKV projection
+/// (#seqpar.sharding `groups`); inner > 1 appears when split heads are
+/// flattened with the head dim ([a, hd] -> [a*hd]).
+struct TPSplit {
+  int64_t dim = -1;
+  int64_t outer = 1;
+  int64_t inner = 1;
+  /// Same per-rank partition: with the dim's size fixed, rank r's chunk of
+  /// each group is the same whatever part of extent * inner is called inner.
+  bool operator==(const TPSplit &o) const {
+    return dim == o.dim && outer == o.outer;
+  }
+};
+
+/// What the rewrite changes for one block.
+struct TPBlockPlan {
+  /// Values held split per rank (function arguments included), with their
+  /// split. Types become per-rank in program order.
+  llvm::MapVector<Value, TPSplit> values;
+  /// Contractions over the split dim: their outputs are partial sums that
+  /// need an all-reduce.
+  llvm::SetVector<Operation *> rowParallel;
+  /// Operands that stay global but are read on split loops: shape-only
+  /// producers (tensor.empty, linalg.fill, splat constants) are rebuilt with
+  /// the per-rank shape, other values are sliced locally at the rank's chunk.
+  SmallVector<std::pair<OpOperand *, TPSplit>> rebuild;
+  SmallVector<std::pair<OpOperand *, TPSplit>> slice;
+  /// Ops whose types (and static shape attributes) change.
+  llvm::SetVector<Operation *> ops;
+};
+
+/// Why a block could not be planned.
+struct TPPlanFailure {
+  Operation *op = nullptr;
+  std::string reason;
+  /// True when the structure was recognised but t does not divide a head or
+  /// feature count: an error rather than a remark.
+  bool divisibility = false;
+};
+
+class TensorParallelPlanner {
+public:
+  /// `claimed` holds values already split by earlier blocks; a block that
+  /// reaches one fails.
+  TensorParallelPlanner(func::FuncOp func, int64_t numRanks,
+                        const llvm::DenseSet<Value> &claimed)
+      : func(func), numRanks(numRanks), claimed(claimed) {}
+
+  /// Plans the block whose column-parallel linears are `seeds` (contractions
+  /// reading one activation, each with a weight argument), their output
+  /// features cut into `groups` groups each split over the ranks.
+  FailureOr<TPBlockPlan> plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
+                              TPPlanFailure &failureInfo);
+
+  /// The operand of `op` that is the weight of a linear (a function argument,
+  /// possibly transposed or broadcast), and the output-feature loop: the one
+  /// parallel loop that indexes the weight and the output but not the other
+  /// input. Null if `op` is not such a linear.
+  static OpOperand *getLinearWeight(linalg::LinalgOp op, unsigned &featureLoop);
+
+  /// The function argument behind `value` through transposes and broadcasts,
+  /// or null.
+  static BlockArgument getWeightArgument(Value value);
+
+private:
+  struct LoopSplit {
+    unsigned loop;
+    int64_t outer, inner;
+  };
+  LogicalResult split(Value value, TPSplit s, Operation *at);
+  LogicalResult visit(Operation *op);
+  LogicalResult visitLinalg(linalg::LinalgOp op);
+  /// Reshapes in either direction: a split source splits the result, a
+  /// split result (a weight reshaped before its linear) splits the source.
+  LogicalResult visitReshape(Operation *op, Value expanded, Value collapsed,
+                             ArrayRef<ReassociationIndices> groups);
+  /// The split of `expanded` (the finer shape) for split `s` of the coarser
+  /// shape `collapsed`, and back.
+  FailureOr<TPSplit> expandSplit(Operation *op, RankedTensorType collapsed,
+                                 RankedTensorType expanded,
+                                 ArrayRef<ReassociationIndices> groups,
+                                 TPSplit s);
+  FailureOr<TPSplit> collapseSplit(Operation *op, RankedTensorType expanded,
+                                   ArrayRef<ReassociationIndices> groups,
+                                   TPSplit s);
+  LogicalResult visitSlice(tensor::ExtractSliceOp op, TPSplit s);
+  LogicalResult sameDims(Operation *op, unsigned dimOperands);
+  LogicalResult visitConcat(tensor::ConcatOp op);
+  /// tosa.concat lowers to insert_slices into an empty tensor.
+  LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
+  LogicalResult fail(Operation *op, const llvm::Twine &reason,
+                     bool divisibility = false);
+  /// Splits the source of `operand` if it is a weight argument (through
+  /// transposes/broadcasts), else records it to be rebuilt or sliced.
+  LogicalResult readSplit(OpOperand &operand, TPSplit s);
+
+  func::FuncOp func;
+  int64_t numRanks;
+  const llvm::DenseSet<Value> &claimed;
+  TPBlockPlan result;
+  TPPlanFailure *why = nullptr;
+  SmallVector<Operation *> worklist;
+  llvm::DenseSet<Operation *> visited;
+  llvm::DenseMap<OpOperand *, TPSplit> pendingReads;
+};
+
+} // namespace mlir::seqpar
+
+#endif // SEQPAR_LIB_TRANSFORMS_TENSORPARALLEL_TENSORPARALLELPLANNER_H

@@ -1,0 +1,185 @@
+//===- Pipelines.cpp - seqpar named pipelines -----------------------------===//
+
+#include "seqpar/Pipelines/Pipelines.h"
+
+#include "seqpar/Analysis/SeqDimChoice.h"
+#include "seqpar/Conversion/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// Fails on the module with `message`: how a pipeline built from invalid
+/// options reports them, at the module and before any IR is touched (the
+/// builder itself cannot fail, and C++ callers build pipelines too).
+class InvalidPipelineOptionsPass
+    : public PassWrapper<InvalidPipelineOptionsPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(InvalidPipelineOptionsPass)
+
+  explicit InvalidPipelineOptionsPass(std::string message)
+      : message(std::move(message)) {}
+  StringRef getArgument() const override {
+    return "seqpar-invalid-pipeline-options";
+  }
+  void runOnOperation() override {
+    getOperation().emitError() << message;
+    signalPassFailure();
+  }
+
+private:
+  std::string message;
+};
+
+/// Why `opts` make no sense (empty when they do).
+std::string whyInvalid(const SeqParPipelineOptions &opts) {
+  int64_t tp = opts.tp, cp = opts.cp, ulysses = opts.cpUlysses,
+          seqDim = opts.seqDim;
+  AttentionStrategy strategy = opts.cpStrategy;
+  bool hybrid = strategy == AttentionStrategy::Hybrid;
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "seqpar-pipeline: ";
+  if (tp < 1)
+    os << "tp=" << tp << " is not a TP size: expected tp >= 1";
+  else if (cp < 1)
+    os << "cp=" << cp
+       << " is not a context-parallel size: expected cp >= 1 (1: no context "
+          "parallelism)";
+  else if (!llvm::checkedMul(tp, cp))
+    os << "tp=" << tp << " x cp=" << cp << " ranks overflow a 64-bit count";
+  else if (ulysses < 1)
+    os << "cp-ulysses=" << ulysses
+       << " is not a Ulysses size: expected cp-ulysses >= 1";
+  else if (ulysses > 1 && !hybrid)
+    os << "cp-ulysses=" << ulysses
+       << " is only used by cp-strategy=hybrid (cp-strategy="
+       << stringifyAttentionStrategy(strategy) << ")";
+  else if (hybrid && (ulysses < 2 || cp % ulysses != 0))
+    os << "cp-strategy=hybrid needs cp-ulysses > 1 dividing cp (cp=" << cp
+       << ", cp-ulysses=" << ulysses << ")";
+  else if (std::string bad = whyInvalidSeqDimOption(seqDim); !bad.empty())
+    os << bad;
+  else
+    return "";
+  return why;
+}
+
+} // namespace
+
+void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
+  // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
+  // one function; external declarations (timers) stay calls.
+  pm.addPass(createInlinerPass());
+  // Graphs from other frontends mix tosa and linalg: bring tosa down to
+  // linalg/arith/tensor first so one analysis sees one form.
+  addTosaLoweringPasses(pm.nest<func::FuncOp>());
+}
+
+void mlir::seqpar::addTosaLoweringPasses(OpPassManager &funcPm) {
+  // Upstream's lowering crashes on some dynamic shapes: refuse them first.
+  funcPm.addPass(createCheckTosaShapes());
+  funcPm.addPass(tosa::createTosaToLinalgNamed());
+  funcPm.addPass(tosa::createTosaToLinalg());
+  funcPm.addPass(createTosaToArithPass());
+  funcPm.addPass(createTosaToTensorPass());
+}
+
+/// The sequence-parallel part proper, on a normalised TP program.
+static void addSequenceParallelPasses(
+    OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+  pm.addPass(createFoldReduceScatter());
+  pm.addPass(createCSEPass());
+  SequenceParallelOptions sp;
+  sp.gridName = opts.grid;
+  sp.gridAxis = opts.gridAxis;
+  sp.seqDim = opts.seqDim;
+  sp.inputSharded = opts.inputSharded;
+  sp.outputSharded = opts.outputSharded;
+  sp.padUneven = opts.pad;
+  pm.addPass(createSequenceParallel(sp));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::seqpar::buildSequenceParallelPipeline(
+    OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+  buildFrontendNormalizationPipeline(pm);
+  addSequenceParallelPasses(pm, opts);
+}
+
+void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
+                                       const SeqParPipelineOptions &opts) {
+  if (std::string why = whyInvalid(opts); !why.empty()) {
+    pm.addPass(std::make_unique<InvalidPipelineOptionsPass>(std::move(why)));
+    return;
+  }
+  buildFrontendNormalizationPipeline(pm);
+  // Exporters reshape the same activation once per linear: CSE makes the
+  // linears of a block read one value.
+  pm.addPass(createCSEPass());
+  PlanTensorParallelOptions plan;
+  plan.tp = opts.tp;
+  plan.cp = opts.cp;
+  plan.cpUlysses = opts.cpUlysses;
+  bool hybrid = opts.cpStrategy == AttentionStrategy::Hybrid;
+  pm.addPass(createPlanTensorParallel(plan));
+  // After TP planning, attention is raised on the per-rank (a/t heads)
+  // program: it then runs tiled over keys (never holding s x s scores), and
+  // the CP axis can shard it.
+  pm.addNestedPass<func::FuncOp>(createRaiseAttention());
+  pm.addPass(createCanonicalizerPass());
+  bool contextParallel = opts.cp > 1;
+  if (contextParallel) {
+    // The CP axis shards every sequence-carrying value.
+    ContextParallelOptions cp;
+    cp.gridName = "grid";
+    cp.gridAxis = 1;
+    cp.seqDim = opts.seqDim;
+    cp.strategy = opts.cpStrategy;
+    cp.loadBalance = opts.loadBalance;
+    cp.pad = opts.cpPad;
+    if (hybrid)
+      cp.ulyssesAxis = 2;
+    pm.addPass(createContextParallel(cp));
+  }
+  if (!opts.sp || opts.tp < 2) {
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    return;
+  }
+  SequenceParallelPipelineOptions sp;
+  sp.seqDim = opts.seqDim;
+  sp.pad = opts.pad;
+  if (contextParallel) {
+    sp.grid = "grid";
+    sp.gridAxis = 0;
+  }
+  addSequenceParallelPasses(pm, sp); // already inlined and normalised
+}
+
+void mlir::seqpar::registerSeqParPipelines() {
+  PassPipelineRegistration<SequenceParallelPipelineOptions>(
+      "seqpar-sp-pipeline",
+      "TP per-rank program (linalg and/or tosa) to TP+SP per-rank program",
+      buildSequenceParallelPipeline);
+  PassPipelineRegistration<SeqParPipelineOptions>(
+      "seqpar-pipeline",
+      "Unsharded graph (linalg and/or tosa) to the per-rank TP (+SP) program",
+      buildSeqParPipeline);
+  PassPipelineRegistration<LowerToLLVMPipelineOptions>(
+      "seqpar-lower-to-llvm",
+      "Per-rank tensor program to the LLVM dialect: bufferization, "
+      "collectives on the seqpar runtime, GEMMs on CBLAS",
+      buildLowerToLLVMPipeline);
+}

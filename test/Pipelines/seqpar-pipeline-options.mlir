@@ -1,0 +1,89 @@
+// Tests that seqpar-pipeline refuses option values that make no sense (or
+// that it would silently ignore) with an error at the module, before any
+// pass runs, and that the sizes it derives are checked against the graph.
+
+// RUN: split-file %s %t
+// RUN: seqpar-opt %t/cp-negative.mlir -verify-diagnostics --seqpar-pipeline=cp=-2
+// RUN: not seqpar-opt %t/cp-negative.mlir --seqpar-pipeline=cp=-2 -o /dev/null 2>/dev/null
+// RUN: seqpar-opt %t/cp-zero.mlir -verify-diagnostics --seqpar-pipeline=cp=0
+// RUN: seqpar-opt %t/tp-zero.mlir -verify-diagnostics --seqpar-pipeline=tp=0
+// RUN: seqpar-opt %t/overflow.mlir -verify-diagnostics --seqpar-pipeline="tp=4611686018427387904 cp=4"
+// RUN: seqpar-opt %t/ulysses-without-hybrid.mlir -verify-diagnostics --seqpar-pipeline="cp=2 cp-ulysses=2"
+// RUN: seqpar-opt %t/hybrid-without-ulysses.mlir -verify-diagnostics --seqpar-pipeline="cp=4 cp-strategy=hybrid"
+// RUN: seqpar-opt %t/ulysses-not-dividing.mlir -verify-diagnostics --seqpar-pipeline="cp=4 cp-strategy=hybrid cp-ulysses=3"
+// RUN: seqpar-opt %t/ulysses-zero.mlir -verify-diagnostics --seqpar-pipeline="cp=4 cp-strategy=hybrid cp-ulysses=0"
+// RUN: not seqpar-opt %t/strategy.mlir --seqpar-pipeline=cp-strategy=tree 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not seqpar-opt %t/load-balance.mlir --seqpar-pipeline="cp=2 load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
+// RUN: seqpar-opt %t/seq-dim.mlir -verify-diagnostics --seqpar-pipeline="cp=2 seq-dim=-2"
+// RUN: seqpar-opt %t/cp-huge.mlir -verify-diagnostics --seqpar-pipeline="cp=9223372036854775807"
+// RUN: seqpar-opt %t/cp-huge.mlir -verify-diagnostics --seqpar-pipeline="cp=9223372036854775807 cp-strategy=all-gather"
+
+//--- cp-negative.mlir
+// expected-error @+1 {{seqpar-pipeline: cp=-2 is not a context-parallel size: expected cp >= 1 (1: no context parallelism)}}
+module {
+}
+
+//--- cp-zero.mlir
+// expected-error @+1 {{seqpar-pipeline: cp=0 is not a context-parallel size}}
+module {
+}
+
+//--- tp-zero.mlir
+// expected-error @+1 {{seqpar-pipeline: tp=0 is not a TP size: expected tp >= 1}}
+module {
+}
+
+//--- overflow.mlir
+// expected-error @+1 {{seqpar-pipeline: tp=4611686018427387904 x cp=4 ranks overflow a 64-bit count}}
+module {
+}
+
+//--- ulysses-without-hybrid.mlir
+// cp-ulysses was dropped without a word for every strategy but hybrid.
+// expected-error @+1 {{seqpar-pipeline: cp-ulysses=2 is only used by cp-strategy=hybrid (cp-strategy=ring)}}
+module {
+}
+
+//--- hybrid-without-ulysses.mlir
+// expected-error @+1 {{seqpar-pipeline: cp-strategy=hybrid needs cp-ulysses > 1 dividing cp (cp=4, cp-ulysses=1)}}
+module {
+}
+
+//--- ulysses-not-dividing.mlir
+// expected-error @+1 {{seqpar-pipeline: cp-strategy=hybrid needs cp-ulysses > 1 dividing cp (cp=4, cp-ulysses=3)}}
+module {
+}
+
+//--- ulysses-zero.mlir
+// expected-error @+1 {{seqpar-pipeline: cp-ulysses=0 is not a Ulysses size: expected cp-ulysses >= 1}}
+module {
+}
+
+//--- strategy.mlir
+// Checked also when cp=1 (no CP pass runs), so a typo is not ignored.
+// STRATEGY: for the --cp-strategy option: Cannot find option named 'tree'!
+module {
+}
+
+//--- load-balance.mlir
+// BALANCE: for the --load-balance option: Cannot find option named 'random'!
+module {
+}
+
+//--- seq-dim.mlir
+// expected-error @+1 {{seqpar-pipeline: seq-dim=-2 is not a dim: expected a dim >= 0, or -1 (the default) to infer it from the attention}}
+module {
+}
+
+//--- cp-huge.mlir
+// A CP size larger than the sequence: 2c overflowed, passed the
+// divisibility check and unrolled the ring until memory ran out
+// (all-gather: an abort). Now refused at the function.
+module {
+  // expected-remark @+2 {{tensor parallelism (tp=1)}}
+  // expected-error @+1 {{context-parallel: the 9223372036854775807 ranks of grid axes [1] of @grid exceed the sequence length 8: a context-parallel size is at most s}}
+  func.func @f(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
+    %o = seqpar.attention %q, %q, %q {scale = 0.5 : f32} : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
+    return %o : tensor<1x4x8x4xf32>
+  }
+}
