@@ -117,7 +117,7 @@ def tensor_type(shape, elem):
 def float_lit(value, elem):
     """Returns an MLIR float literal for `value` of type `elem`."""
     if value == -math.inf:
-        return "0xFF800000" if elem == "f32" else "0xFF80"
+        return {"f32": "0xFF800000", "f64": "0xFFF0000000000000"}.get(elem, "0xFF80")
     return f"{value:.9e}"
 
 
@@ -619,11 +619,13 @@ def linear(bld, x, w, cfg):
     return bld.contract(x, [0, 1, 3], w, [3, 2], (l0, l1, n), 1, "lin")
 
 
-def rope(bld, x, n_heads, cfg):
+def rope(bld, x, n_heads, cfg, inverse=False):
     """Rotary embedding (rotate-half) of x [L0, L1, n_heads*d] -> [L0, L1, n_heads, d].
 
     The angle pos * theta^(-2i/d) is computed in the body from `linalg.index` of
-    the sequence loop (pos) and of the frequency loop (i), in f32.
+    the sequence loop (pos) and of the frequency loop (i), in f32. `inverse`
+    rotates by minus the angle: the transpose of the rotation, i.e. RoPE's
+    backward (bench/gen_train_graph.py).
     """
     l0, l1, _ = x.shape
     d, half = cfg.d, cfg.d // 2
@@ -634,19 +636,28 @@ def rope(bld, x, n_heads, cfg):
     ty = bld.elem
     log_theta = math.log(cfg.rope_theta)
 
+    # The angle is computed in f32; the rotation in f32, or in f64 for f64
+    # programs (the finite-difference checks of bench/gen_train_graph.py).
+    cty = "f64" if ty == "f64" else "f32"
+
     def body(bb, ins, out):
-        a = bb.to_f32(ins[0], ty)
-        b = bb.to_f32(ins[1], ty)
+        a = ins[0] if ty == cty else bb.cast("arith.extf", ins[0], ty, cty)
+        b = ins[1] if ty == cty else bb.cast("arith.extf", ins[1], ty, cty)
         pos = bb.index_f32(cfg.seq_dim)
         freq = bb.index_f32(4)
         inv = bb.un("math.exp", bb.bin("arith.mulf", freq, bb.const(-2.0 * log_theta / d, "f32"), "f32"), "f32")
         ang = bb.bin("arith.mulf", pos, inv, "f32")
         c = bb.un("math.cos", ang, "f32")
         s = bb.un("math.sin", ang, "f32")
-        first = bb.bin("arith.subf", bb.bin("arith.mulf", a, c, "f32"), bb.bin("arith.mulf", b, s, "f32"), "f32")
-        second = bb.bin("arith.addf", bb.bin("arith.mulf", b, c, "f32"), bb.bin("arith.mulf", a, s, "f32"), "f32")
+        if cty != "f32":
+            c, s = bb.cast("arith.extf", c, "f32", cty), bb.cast("arith.extf", s, "f32", cty)
+        if inverse:
+            s = bb.un("arith.negf", s, cty)
+        first = bb.bin("arith.subf", bb.bin("arith.mulf", a, c, cty), bb.bin("arith.mulf", b, s, cty), cty)
+        second = bb.bin("arith.addf", bb.bin("arith.mulf", b, c, cty), bb.bin("arith.mulf", a, s, cty), cty)
         is_first = bb.cmpi("eq", bb.index(3), bb.iconst(0, "index"), "index")
-        return bb.from_f32(bb.select(is_first, first, second, "f32"), ty)
+        r = bb.select(is_first, first, second, cty)
+        return r if ty == cty else bb.cast("arith.truncf", r, cty, ty)
 
     in_map = bld.amap(5, [0, 1, 2, 4])
     r = bld.generic([(x1, in_map), (x2, in_map)], bld.empty(x5.shape), bld.identity(5),
