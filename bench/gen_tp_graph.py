@@ -127,12 +127,28 @@ def to_signed64(value):
     return value - (1 << 64) if value >> 63 else value
 
 
+# splitmix64: z = x + GOLDEN; per round z = (z ^ (z >> shift)) * mult; then
+# z ^ (z >> FINAL). The position-keyed dropout below (and seqpar-import's
+# training dropout, docs/import.md) apply it to GOLDEN * linear index + a
+# per-site seed and keep the element when the top U_BITS bits, read as
+# u in [0, 1), are >= p.
+SPLITMIX_GOLDEN = 0x9E3779B97F4A7C15
+SPLITMIX_ROUNDS = ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB))
+SPLITMIX_FINAL = 31
+DROPOUT_U_BITS = 24
+
+
 def splitmix64(x):
     """One splitmix64 step (used offline to derive per-site seeds)."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x ^ (x >> 31)
+    x = (x + SPLITMIX_GOLDEN) & MASK64
+    for shift, mult in SPLITMIX_ROUNDS:
+        x = ((x ^ (x >> shift)) * mult) & MASK64
+    return x ^ (x >> SPLITMIX_FINAL)
+
+
+def dropout_site_seed(seed, site):
+    """The signed 64-bit seed of dropout site `site` under `seed`."""
+    return to_signed64(splitmix64((seed << 16) + site))
 
 
 class Body:
@@ -534,7 +550,7 @@ def dropout(bld, x, p, cfg):
     bld.dropout_sites += 1
     if cfg.dropout_op:
         return dropout_op(bld, x, p, cfg.seed, site)
-    seed = to_signed64(splitmix64((cfg.seed << 16) + site))
+    seed = dropout_site_seed(cfg.seed, site)
     shape = x.shape
 
     def body(bb, ins, out):
@@ -542,14 +558,15 @@ def dropout(bld, x, p, cfg):
         for dim in range(1, len(shape)):
             lin = bb.bin("arith.muli", lin, bb.iconst(shape[dim]), "i64")
             lin = bb.bin("arith.addi", lin, bb.index_i64(dim), "i64")
-        z = bb.bin("arith.muli", lin, bb.iconst(to_signed64(0x9E3779B97F4A7C15)), "i64")
+        z = bb.bin("arith.muli", lin, bb.iconst(to_signed64(SPLITMIX_GOLDEN)), "i64")
         z = bb.bin("arith.addi", z, bb.iconst(seed), "i64")
-        for shift, mult in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+        for shift, mult in SPLITMIX_ROUNDS:
             z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(shift), "i64"), "i64")
             z = bb.bin("arith.muli", z, bb.iconst(to_signed64(mult)), "i64")
-        z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(31), "i64"), "i64")
-        top = bb.bin("arith.shrui", z, bb.iconst(40), "i64")
-        u = bb.bin("arith.mulf", bb.cast("arith.uitofp", top, "i64", "f32"), bb.const(2.0 ** -24, "f32"), "f32")
+        z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(SPLITMIX_FINAL), "i64"), "i64")
+        top = bb.bin("arith.shrui", z, bb.iconst(64 - DROPOUT_U_BITS), "i64")
+        u = bb.bin("arith.mulf", bb.cast("arith.uitofp", top, "i64", "f32"),
+                   bb.const(2.0 ** -DROPOUT_U_BITS, "f32"), "f32")
         keep = bb.cmpf("oge", u, bb.const(p, "f32"), "f32")
         kept = bb.bin("arith.mulf", ins[0], bb.const(1.0 / (1.0 - p), ty), ty)
         return bb.select(keep, kept, bb.const(0.0, ty), ty)
