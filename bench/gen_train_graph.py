@@ -20,6 +20,13 @@ when none is valid, as PyTorch). No dropout.
 Forms:
   single   the single-device program on a 1-device grid with replicated
            seqpar.sharding attributes (what seqpar-run runs; the reference)
+  tp       the per-rank Megatron TP program of --tp t ranks, written by hand:
+           column-parallel Q/K/V (fused QKV in 3 groups), MLP-in and
+           row-parallel output weights cut to their per-rank size with their
+           shardings; shard.all_reduce after each row-parallel linear
+           (forward) and on the input gradient of each block's
+           column-parallel linears (backward; Megatron's f and g); norms, the
+           head and their gradients replicated
   plain    the same without grid or attributes (the input of seqpar-pipeline)
   loss     the forward only: the loss (plain)
   fdcheck  the finite-difference check of the backward: @forward takes the
@@ -329,126 +336,145 @@ def attention(bld, cfg, q, k, v, n_heads, n_kv, causal, use_rope):
 
 
 class Params:
-    """The parameter arguments, in order."""
+    """The parameter arguments, in order, with their per-rank shapes and
+    seqpar.sharding (SPEC 3.5; replicated at t = 1)."""
 
     def __init__(self, elem):
         self.elem = elem
         self.args = []
+        self.sharding = {}
 
-    def add(self, name, shape):
+    def add(self, name, shape, sharding=SH_REPL):
         v = Val(f"%{name}", tuple(shape), self.elem)
         self.args.append(v)
+        self.sharding[v.name] = sharding
         return v
+
+
+def reduced(bld, cfg, x):
+    """x summed over the TP ranks (a no-op at t = 1): Megatron's g in forward
+    after a row-parallel linear, f's backward on the input gradient of
+    column-parallel linears."""
+    return bld.all_reduce(x) if cfg.t > 1 else x
 
 
 def gpt_layer(bld, cfg, ps, grads, x, i):
     """Pre-norm GPT-2 layer (fused QKV, causal attention, GELU MLP)."""
-    h, f = cfg.h, cfg.f
+    h, t = cfg.h, cfg.t
+    hr, fr = h // t, cfg.f // t
     p = f"l{i}_"
     ln1_g, ln1_b = ps.add(p + "ln1_g", (h,)), ps.add(p + "ln1_b", (h,))
-    w_qkv, b_qkv = ps.add(p + "w_qkv", (h, 3 * h)), ps.add(p + "b_qkv", (3 * h,))
-    w_o, b_o = ps.add(p + "w_o", (h, h)), ps.add(p + "b_o", (h,))
+    w_qkv = ps.add(p + "w_qkv", (h, 3 * hr), g.SH_QKV_W)
+    b_qkv = ps.add(p + "b_qkv", (3 * hr,), g.SH_QKV_B)
+    w_o, b_o = ps.add(p + "w_o", (hr, h), g.SH_ROW_W), ps.add(p + "b_o", (h,))
     ln2_g, ln2_b = ps.add(p + "ln2_g", (h,)), ps.add(p + "ln2_b", (h,))
-    w_fc1, b_fc1 = ps.add(p + "w_fc1", (h, f)), ps.add(p + "b_fc1", (f,))
-    w_fc2, b_fc2 = ps.add(p + "w_fc2", (f, h)), ps.add(p + "b_fc2", (h,))
+    w_fc1, b_fc1 = ps.add(p + "w_fc1", (h, fr), g.SH_COL_W), ps.add(p + "b_fc1", (fr,), g.SH_COL_B)
+    w_fc2, b_fc2 = ps.add(p + "w_fc2", (fr, h), g.SH_ROW_W), ps.add(p + "b_fc2", (h,))
 
     y, b_ln1 = layer_norm(bld, grads, x, ln1_g, ln1_b, cfg.eps)
     qkv, b_qkvl = linear(bld, cfg, grads, y, w_qkv)
     qkv, b_qkvb = bias(bld, grads, qkv, b_qkv)
     l0, l1, _ = qkv.shape
-    q, k, v = (bld.extract_slice(qkv, [0, 0, j * h], [l0, l1, h], (l0, l1, h)) for j in range(3))
-    att, b_att = attention(bld, cfg, q, k, v, cfg.a, cfg.a, True, False)
+    q, k, v = (bld.extract_slice(qkv, [0, 0, j * hr], [l0, l1, hr], (l0, l1, hr)) for j in range(3))
+    att, b_att = attention(bld, cfg, q, k, v, cfg.a // t, cfg.a // t, True, False)
     o, b_ol = linear(bld, cfg, grads, att, w_o)
-    o, b_ob = bias(bld, grads, o, b_o)
+    o, b_ob = bias(bld, grads, reduced(bld, cfg, o), b_o)
     x1 = add(bld, x, o)
     y2, b_ln2 = layer_norm(bld, grads, x1, ln2_g, ln2_b, cfg.eps)
     m, b_fc1l = linear(bld, cfg, grads, y2, w_fc1)
     m, b_fc1b = bias(bld, grads, m, b_fc1)
     m, b_gelu = gelu(bld, m)
     m, b_fc2l = linear(bld, cfg, grads, m, w_fc2)
-    m, b_fc2b = bias(bld, grads, m, b_fc2)
+    m, b_fc2b = bias(bld, grads, reduced(bld, cfg, m), b_fc2)
     out = add(bld, x1, m)
 
     def backward(dout):
-        dm = b_fc1l(b_fc1b(b_gelu(b_fc2l(b_fc2b(dout)))))
+        dm = reduced(bld, cfg, b_fc1l(b_fc1b(b_gelu(b_fc2l(b_fc2b(dout))))))
         dx1 = add(bld, dout, b_ln2(dm))
         dq, dk, dv = b_att(b_ol(b_ob(dx1)))
-        dqkv = Val(bld.fresh("cat"), (l0, l1, 3 * h), bld.elem)
+        dqkv = Val(bld.fresh("cat"), (l0, l1, 3 * hr), bld.elem)
         bld.emit(f"{dqkv.name} = tensor.concat dim(2) {dq.name}, {dk.name}, {dv.name} : "
                  f"({dq.type}, {dk.type}, {dv.type}) -> {dqkv.type}")
-        return add(bld, dx1, b_ln1(b_qkvl(b_qkvb(dqkv))))
+        return add(bld, dx1, b_ln1(reduced(bld, cfg, b_qkvl(b_qkvb(dqkv)))))
     return out, backward
 
 
 def llama_layer(bld, cfg, ps, grads, x, i):
     """Llama layer (RMSNorm, GQA with RoPE, SwiGLU MLP, no biases)."""
-    h, d, f = cfg.h, cfg.d, cfg.f
+    h, d, t = cfg.h, cfg.d, cfg.t
+    a_r, kv_r, fr = cfg.a // t, cfg.a_kv // t, cfg.f // t
     p = f"l{i}_"
+    col, row = g.SH_COL_W, g.SH_ROW_W
     g_attn = ps.add(p + "attn_norm_g", (h,))
-    w_q, w_k = ps.add(p + "w_q", (h, cfg.a * d)), ps.add(p + "w_k", (h, cfg.a_kv * d))
-    w_v, w_o = ps.add(p + "w_v", (h, cfg.a_kv * d)), ps.add(p + "w_o", (cfg.a * d, h))
+    w_q, w_k = ps.add(p + "w_q", (h, a_r * d), col), ps.add(p + "w_k", (h, kv_r * d), col)
+    w_v, w_o = ps.add(p + "w_v", (h, kv_r * d), col), ps.add(p + "w_o", (a_r * d, h), row)
     g_mlp = ps.add(p + "mlp_norm_g", (h,))
-    w_gate, w_up, w_down = ps.add(p + "w_gate", (h, f)), ps.add(p + "w_up", (h, f)), ps.add(p + "w_down", (f, h))
+    w_gate, w_up = ps.add(p + "w_gate", (h, fr), col), ps.add(p + "w_up", (h, fr), col)
+    w_down = ps.add(p + "w_down", (fr, h), row)
 
     y, b_n1 = rms_norm(bld, grads, x, g_attn, cfg.eps)
     (q, b_q), (k, b_k), (v, b_v) = (linear(bld, cfg, grads, y, w) for w in (w_q, w_k, w_v))
-    att, b_att = attention(bld, cfg, q, k, v, cfg.a, cfg.a_kv, True, True)
+    att, b_att = attention(bld, cfg, q, k, v, a_r, kv_r, True, True)
     o, b_o = linear(bld, cfg, grads, att, w_o)
-    x1 = add(bld, x, o)
+    x1 = add(bld, x, reduced(bld, cfg, o))
     y2, b_n2 = rms_norm(bld, grads, x1, g_mlp, cfg.eps)
     (gt, b_gate), (up, b_up) = linear(bld, cfg, grads, y2, w_gate), linear(bld, cfg, grads, y2, w_up)
     m, b_sw = swiglu(bld, gt, up)
     m, b_down = linear(bld, cfg, grads, m, w_down)
-    out = add(bld, x1, m)
+    out = add(bld, x1, reduced(bld, cfg, m))
 
     def backward(dout):
         dgt, dup = b_sw(b_down(dout))
-        dx1 = add(bld, dout, b_n2(add(bld, b_gate(dgt), b_up(dup))))
+        dx1 = add(bld, dout, b_n2(reduced(bld, cfg, add(bld, b_gate(dgt), b_up(dup)))))
         dq, dk, dv = b_att(b_o(dx1))
-        dy = add(bld, add(bld, b_q(dq), b_k(dk)), b_v(dv))
+        dy = reduced(bld, cfg, add(bld, add(bld, b_q(dq), b_k(dk)), b_v(dv)))
         return add(bld, dx1, b_n1(dy))
     return out, backward
 
 
 def bert_layer(bld, cfg, ps, grads, x, i):
     """Post-norm BERT layer (separate Q/K/V with biases, no mask, GELU MLP)."""
-    h, f = cfg.h, cfg.f
+    h, t = cfg.h, cfg.t
+    hr, fr = h // t, cfg.f // t
     p = f"l{i}_"
     w = {}
     for n in ("q", "k", "v"):
-        w["w_" + n], w["b_" + n] = ps.add(p + "w_" + n, (h, h)), ps.add(p + "b_" + n, (h,))
-    w_o, b_o = ps.add(p + "w_o", (h, h)), ps.add(p + "b_o", (h,))
+        w["w_" + n] = ps.add(p + "w_" + n, (h, hr), g.SH_COL_W)
+        w["b_" + n] = ps.add(p + "b_" + n, (hr,), g.SH_COL_B)
+    w_o, b_o = ps.add(p + "w_o", (hr, h), g.SH_ROW_W), ps.add(p + "b_o", (h,))
     ln1_g, ln1_b = ps.add(p + "ln1_g", (h,)), ps.add(p + "ln1_b", (h,))
-    w_fc1, b_fc1 = ps.add(p + "w_fc1", (h, f)), ps.add(p + "b_fc1", (f,))
-    w_fc2, b_fc2 = ps.add(p + "w_fc2", (f, h)), ps.add(p + "b_fc2", (h,))
+    w_fc1, b_fc1 = ps.add(p + "w_fc1", (h, fr), g.SH_COL_W), ps.add(p + "b_fc1", (fr,), g.SH_COL_B)
+    w_fc2, b_fc2 = ps.add(p + "w_fc2", (fr, h), g.SH_ROW_W), ps.add(p + "b_fc2", (h,))
     ln2_g, ln2_b = ps.add(p + "ln2_g", (h,)), ps.add(p + "ln2_b", (h,))
 
     proj = {}
     for n in ("q", "k", "v"):
-        t, bl = linear(bld, cfg, grads, x, w["w_" + n])
-        t, bb_ = bias(bld, grads, t, w["b_" + n])
-        proj[n] = (t, bl, bb_)
-    att, b_att = attention(bld, cfg, proj["q"][0], proj["k"][0], proj["v"][0], cfg.a, cfg.a, False, False)
+        pr, bl = linear(bld, cfg, grads, x, w["w_" + n])
+        pr, bb_ = bias(bld, grads, pr, w["b_" + n])
+        proj[n] = (pr, bl, bb_)
+    att, b_att = attention(bld, cfg, proj["q"][0], proj["k"][0], proj["v"][0], cfg.a // t, cfg.a // t, False,
+                           False)
     o, b_ol = linear(bld, cfg, grads, att, w_o)
-    o, b_ob = bias(bld, grads, o, b_o)
+    o, b_ob = bias(bld, grads, reduced(bld, cfg, o), b_o)
     x1, b_ln1 = layer_norm(bld, grads, add(bld, x, o), ln1_g, ln1_b, cfg.eps)
     m, b_fc1l = linear(bld, cfg, grads, x1, w_fc1)
     m, b_fc1b = bias(bld, grads, m, b_fc1)
     m, b_gelu = gelu(bld, m)
     m, b_fc2l = linear(bld, cfg, grads, m, w_fc2)
-    m, b_fc2b = bias(bld, grads, m, b_fc2)
+    m, b_fc2b = bias(bld, grads, reduced(bld, cfg, m), b_fc2)
     out, b_ln2 = layer_norm(bld, grads, add(bld, x1, m), ln2_g, ln2_b, cfg.eps)
 
     def backward(dout):
         dm = b_ln2(dout)
-        dx1 = add(bld, dm, b_fc1l(b_fc1b(b_gelu(b_fc2l(b_fc2b(dm))))))
+        dx1 = add(bld, dm, reduced(bld, cfg, b_fc1l(b_fc1b(b_gelu(b_fc2l(b_fc2b(dm)))))))
         da = b_ln1(dx1)
         dq, dk, dv = b_att(b_ol(b_ob(da)))
-        dx = da
+        dqkv = None
         for n, dt in (("q", dq), ("k", dk), ("v", dv)):
             _, bl, bb_ = proj[n]
-            dx = add(bld, dx, bl(bb_(dt)))
-        return dx
+            dt = bl(bb_(dt))
+            dqkv = dt if dqkv is None else add(bld, dqkv, dt)
+        return add(bld, da, reduced(bld, cfg, dqkv))
     return out, backward
 
 
@@ -528,7 +554,7 @@ def cross_entropy(bld, cfg, logits, labels):
 
 
 def build_model(bld, cfg, x, labels, with_backward):
-    """Emits the forward (and backward); returns (params, loss, grads)."""
+    """Emits the forward (and backward); returns (Params, loss, grads)."""
     ps = Params(bld.elem)
     grads = {}
     layer = {"gpt": gpt_layer, "llama": llama_layer, "bert": bert_layer}[cfg.model]
@@ -552,7 +578,7 @@ def build_model(bld, cfg, x, labels, with_backward):
         dy = dlogits()
         for back in reversed(backs):
             dy = back(dy)
-    return ps.args, loss, [grads.get(p.name) for p in ps.args]
+    return ps, loss, [grads.get(p.name) for p in ps.args]
 
 
 # ---------------------------------------------------------------------------
@@ -564,32 +590,37 @@ def label_shape(cfg):
     return cfg.act_shape(cfg.h)[:2]
 
 
-def emit_model(cfg, elem, maps, with_backward, name, visibility=""):
-    """One function @name(x, labels, params) -> (loss[, grads]) in `elem`."""
+def emit_model(cfg, elem, maps, with_backward):
+    """One function body (x, labels, params) -> (loss[, grads]) in `elem`:
+    (builder, args, results, argument shardings, result shardings)."""
     bld = g.Builder(elem)
     bld.maps = maps
     x = Val("%x", cfg.act_shape(cfg.h), elem)
     labels = Val("%labels", label_shape(cfg), "i64")
-    params, loss, grads = build_model(bld, cfg, x, labels, with_backward)
+    ps, loss, grads = build_model(bld, cfg, x, labels, with_backward)
     outs = [loss] + (grads if with_backward else [])
     bld.emit("return " + ", ".join(v.name for v in outs) + " : " + ", ".join(v.type for v in outs))
-    return bld, [x, labels] + params, outs
+    param_sh = [ps.sharding[p.name] for p in ps.args]
+    return (bld, [x, labels] + ps.args, outs, [SH_REPL, SH_REPL] + param_sh,
+            [SH_REPL] + (param_sh if with_backward else []))
 
 
-def signature(args, outs, sharded, cfg):
-    """The func.func argument and result lists."""
-    def attr(i):
-        if not sharded:
-            return ""
-        extra = f", seqpar.seq_dim = {cfg.seq_dim} : i64" if i == 0 else ""
-        return f" {{seqpar.sharding = {SH_REPL}{extra}}}"
-    a = ",\n      ".join(f"{v.name}: {v.type}{attr(i)}" for i, v in enumerate(args))
-    r = ", ".join(f"{v.type}" + (f" {{seqpar.sharding = {SH_REPL}}}" if sharded else "") for v in outs)
+def signature(args, outs, arg_sh, out_sh, cfg):
+    """The func.func argument and result lists (no attributes when the
+    shardings are None)."""
+    def attr(sh, extra=""):
+        return f" {{seqpar.sharding = {sh}{extra}}}" if sh else ""
+    seq = f", seqpar.seq_dim = {cfg.seq_dim} : i64"
+    arg_sh = arg_sh or [None] * len(args)
+    out_sh = out_sh or [None] * len(outs)
+    a = ",\n      ".join(f"{v.name}: {v.type}{attr(sh, seq if i == 0 else '')}"
+                         for i, (v, sh) in enumerate(zip(args, arg_sh)))
+    r = ", ".join(f"{v.type}{attr(sh)}" for v, sh in zip(outs, out_sh))
     return a, r
 
 
-def render_function(name, bld, args, outs, sharded, cfg, visibility=""):
-    a, r = signature(args, outs, sharded, cfg)
+def render_function(name, bld, args, outs, arg_sh, out_sh, cfg, visibility=""):
+    a, r = signature(args, outs, arg_sh, out_sh, cfg)
     vis = f"{visibility} " if visibility else ""
     lines = [f"  func.func {vis}@{name}(\n      {a})\n      -> ({r}) {{"]
     lines += ["  " + line for line in bld.lines]
@@ -600,8 +631,8 @@ def render_function(name, bld, args, outs, sharded, cfg, visibility=""):
 def fdcheck(cfg, maps):
     """@forward (f32 in, f32 out): per parameter the relative difference of
     the f64 analytic directional derivative and its central difference."""
-    train, targs, touts = emit_model(cfg, "f64", maps, True, "train")
-    loss, _, _ = emit_model(cfg, "f64", maps, False, "loss")
+    train, targs, touts, _, _ = emit_model(cfg, "f64", maps, True)
+    loss = emit_model(cfg, "f64", maps, False)[0]
     bld = g.Builder("f64")
     bld.maps = maps
     args32 = [Val(v.name, v.shape, "f32" if v.elem == "f64" else v.elem) for v in targs]
@@ -666,9 +697,9 @@ def fdcheck(cfg, maps):
         bld.emit(f"{v.name} = tensor.from_elements {', '.join(lst)} : {v.type}")
         outs.append(v)
     bld.emit("return " + ", ".join(v.name for v in outs) + " : " + ", ".join(v.type for v in outs))
-    lines = render_function("train", train, targs, touts, False, cfg, "private")
-    lines += render_function("loss", loss, targs, [Val("", (), "f64")], False, cfg, "private")
-    lines += render_function("forward", bld, args32, outs, True, cfg)
+    lines = render_function("train", train, targs, touts, None, None, cfg, "private")
+    lines += render_function("loss", loss, targs, [Val("", (), "f64")], None, None, cfg, "private")
+    lines += render_function("forward", bld, args32, outs, [SH_REPL] * len(args32), [SH_REPL] * 3, cfg)
     return lines, targs
 
 
@@ -678,8 +709,10 @@ def render(cfg, form, command):
     if form == "fdcheck":
         body, args = fdcheck(cfg, maps)
     else:
-        bld, args, outs = emit_model(cfg, cfg.elem, maps, form != "loss", "forward")
-        body = render_function("forward", bld, args, outs, form == "single", cfg)
+        bld, args, outs, arg_sh, out_sh = emit_model(cfg, cfg.elem, maps, form != "loss")
+        sharded = form in ("single", "tp")
+        body = render_function("forward", bld, args, outs, arg_sh if sharded else None,
+                               out_sh if sharded else None, cfg)
     names = [v.name[1:] for v in args]
     out = [f"// {command}",
            f"// model={cfg.model} form={form} layers={cfg.layers} b={cfg.b} s={cfg.s} h={cfg.h} a={cfg.a} "
@@ -690,8 +723,8 @@ def render(cfg, form, command):
                              "loss" + ("" if form == "loss" else " " + " ".join("d" + n for n in names[2:])))]
     out += [f"{alias} = {text}" for text, alias in maps.items()]
     out.append("module {")
-    if form in ("single", "fdcheck"):
-        out.append(f'  shard.grid {g.GRID}(shape = 1) {{sym_visibility = "private"}}')
+    if form in ("single", "tp", "fdcheck"):
+        out.append(f'  shard.grid {g.GRID}(shape = {cfg.t}) {{sym_visibility = "private"}}')
     out += body
     out.append("}")
     return "\n".join(out) + "\n"
@@ -710,7 +743,9 @@ def parse_args(argv):
     ap.add_argument("--vocab", type=int, default=16,
                     help="LM head width (gpt, llama) or number of labels (bert); at least 8, the range of "
                          "seqpar-run's generated labels")
-    ap.add_argument("--form", choices=["single", "plain", "loss", "fdcheck"], default="single")
+    ap.add_argument("--form", choices=["single", "tp", "plain", "loss", "fdcheck"], default=None,
+                    help="default: single at --tp 1, tp otherwise")
+    ap.add_argument("--tp", type=int, default=1, help="tensor-parallel size t (--form tp)")
     ap.add_argument("--layout", choices=["bsh", "sbh"], default="bsh")
     ap.add_argument("--flatten", action="store_true", help="collapse [b,s,h]->[b*s,h] around every linear")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
@@ -718,17 +753,22 @@ def parse_args(argv):
     a_kv = ns.kv_heads if ns.kv_heads is not None else ns.heads
     ffn = ns.ffn or (4 * ns.hidden if ns.model != "llama" else -(-8 * ns.hidden // 3 // 8) * 8)
     cfg = g.Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
-                   f=ffn, t=1, form="tp", elem="f32", layout=ns.layout, flatten=ns.flatten, dropout=False,
+                   f=ffn, t=ns.tp, form="tp", elem="f32", layout=ns.layout, flatten=ns.flatten, dropout=False,
                    seed=0)
     cfg.vocab = ns.vocab
+    form = ns.form or ("single" if ns.tp == 1 else "tp")
     err = g.validate(cfg)
+    if not err and form == "tp" and ns.tp < 2:
+        err = f"--form tp is the per-rank program of t >= 2 ranks (got --tp {ns.tp}; --form single for one)"
+    if not err and form != "tp" and ns.tp != 1:
+        err = f"--form {form} is a single-device program: use --tp 1 (got {ns.tp})"
     if not err and ns.vocab < 8:
         err = f"--vocab must be at least 8 (got {ns.vocab})"
     if not err and ns.model != "bert" and ns.seq < 2:
         err = f"--seq must be at least 2 for a causal-LM loss (got {ns.seq})"
     if err:
         ap.error(err)
-    return cfg, ns.form, ns.output
+    return cfg, form, ns.output
 
 
 def main(argv=None):

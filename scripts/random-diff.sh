@@ -10,11 +10,14 @@
 # (bench/gen_train_graph.py: forward + hand-written backward, the loss and
 # every gradient) and checks (1) its backward against finite differences
 # (test/lib/check_train_grad.py, f64, rel <= 1e-6), (2) that the
-# single-device program runs (the baseline), and (3) that the program
-# seqpar-pipeline plans from it at t ranks matches it. TP/SP on training
-# graphs are not planned yet: the pipeline leaves them replicated, or refuses
-# some with a located error, which is reported ("plan:[refused: ...]") and
-# does not fail the seed; a crash or a wrong result does.
+# single-device program runs (the baseline), (3) that the hand-written
+# per-rank TP training program and its seqpar-sp-pipeline rewrite compute
+# the loss and every gradient of the single-device program on t ranks, and
+# (4) that the program seqpar-pipeline plans from the single-device one
+# matches it. The planner does not plan training graphs yet: it leaves them
+# replicated, or refuses some with a located error, which is reported
+# ("plan:[refused: ...]") and does not fail the seed; a crash or a wrong
+# result does.
 #
 # Usage: scripts/random-diff.sh [--count N] [--start SEED] [--ranks "2 4"]
 #                               [--seeds "S1 S2 ..."] [--build DIR]
@@ -67,7 +70,7 @@ pass=0 fail=0 failed_seeds=""
 # One training seed: the finite-difference check, the single-device baseline,
 # and the planned program against it. Sets stage (failed stages) and errs.
 check_training() {
-  local d=$1 t rseed gen seqdim e
+  local d=$1 t rseed gen seqdim e spo pipe progs prog
   t=$(sed -n 's/^ranks=//p' "$d/config.txt")
   gen=$(sed -n 's/^gen=//p' "$d/config.txt")
   rseed=$(sed -n 's/^run_seed=//p' "$d/config.txt")
@@ -79,6 +82,22 @@ check_training() {
   if ! "$run" "$d/p1.mlir" --seed="$rseed" >"$d/run-p1.log" 2>&1; then
     stage="${stage:+$stage,}run-p1"
   fi
+  spo=$(sed -n 's/^sp_options=//p' "$d/config.txt")
+  pipe="--seqpar-sp-pipeline"; [ -n "$spo" ] && pipe="--seqpar-sp-pipeline=$spo"
+  progs="tp"
+  if ! "$opt" "$d/tp.mlir" "$pipe" -o "$d/sp.mlir" >"$d/sp.log" 2>&1; then
+    stage="${stage:+$stage,}sp-pipeline"
+  else
+    progs="tp sp"
+  fi
+  for prog in $progs; do
+    if ! $MPIRUN -np "$t" "$run" "$d/$prog.mlir" --reference="$d/p1.mlir" --seed="$rseed" >"$d/run-$prog.log" 2>&1 \
+       || ! grep -q "^reference: pass" "$d/run-$prog.log"; then
+      stage="${stage:+$stage,}run-$prog"
+    fi
+    e=$(sed -n 's/^output [0-9]*: .* err = \([^ ]*\) .*/\1/p' "$d/run-$prog.log" | sort -g | tail -1)
+    errs="$errs $prog:[max ${e:-?}]"
+  done
   seqdim=$(grep -o 'seqpar.seq_dim = [0-9]*' "$d/p1.mlir" | head -1 | grep -o '[0-9]*$')
   if ! "$opt" "$d/plain.mlir" "--seqpar-pipeline=tp=$t seq-dim=$seqdim" -o "$d/plan.mlir" >"$d/plan.log" 2>&1; then
     # A located refusal is reported (the planner does not handle joint
@@ -101,6 +120,9 @@ check_training() {
   repro=("python3 bench/gen_train_graph.py $gen --form fdcheck -o fd.mlir"
          "python3 test/lib/check_train_grad.py fd.mlir"
          "python3 bench/gen_train_graph.py $gen -o p1.mlir"
+         "python3 bench/gen_train_graph.py $gen --tp $t -o tp.mlir"
+         "build/bin/seqpar-opt tp.mlir $pipe -o sp.mlir"
+         "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run sp.mlir --reference=p1.mlir --seed=$rseed"
          "python3 bench/gen_train_graph.py $gen --form plain -o plain.mlir"
          "build/bin/seqpar-opt plain.mlir \"--seqpar-pipeline=tp=$t seq-dim=$seqdim\" -o plan.mlir"
          "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run plan.mlir --reference=p1.mlir --seed=$rseed")

@@ -20,6 +20,7 @@ With --training the configuration is one of bench/gen_train_graph.py
 dropout) and the files are:
 
   <dir>/p1.mlir     the single-device training program (--form single)
+  <dir>/tp.mlir     the per-rank TP training program (--form tp --tp t)
   <dir>/plain.mlir  the same without sharding (the planner's input)
   <dir>/fd.mlir     its finite-difference check (--form fdcheck)
   <dir>/config.txt  as above, with training=1
@@ -125,7 +126,7 @@ def draw_training(rng, ranks):
     args = ["--model", model, "--layers", str(rng.randint(1, 2)), "--batch", str(rng.randint(1, 2)),
             "--seq", str(rng.randint(2, 12)), "--hidden", str(h), "--heads", str(a)]
     if model == "llama":
-        args += ["--kv-heads", str(rng.choice([k for k in range(1, a + 1) if a % k == 0]))]
+        args += ["--kv-heads", str(rng.choice([k for k in range(1, a + 1) if a % k == 0 and k % t == 0]))]
     args += ["--vocab", str(rng.choice([8, 12, 16, 24, 32])), "--layout", rng.choice(["bsh", "sbh"])]
     if rng.random() < 0.5:
         args.append("--flatten")
@@ -142,6 +143,7 @@ def training_config_for(seed, ranks=(2, 4)):
         try:
             with contextlib.redirect_stderr(io.StringIO()):
                 gen_train_graph.parse_args(cfg["gen"])
+                gen_train_graph.parse_args(cfg["gen"] + ["--tp", str(cfg["tp"])])
         except SystemExit:
             continue
         return cfg
@@ -149,12 +151,16 @@ def training_config_for(seed, ranks=(2, 4)):
 
 def write_training(cfg, seed, outdir):
     """The training programs of `cfg` and config.txt in `outdir`."""
-    for form, name in (("single", "p1.mlir"), ("plain", "plain.mlir"), ("fdcheck", "fd.mlir")):
-        subprocess.run([sys.executable, GEN_TRAIN] + cfg["gen"] + ["--form", form, "-o",
-                                                                   os.path.join(outdir, name)], check=True)
+    for form, name in (("single", "p1.mlir"), ("tp", "tp.mlir"), ("plain", "plain.mlir"),
+                       ("fdcheck", "fd.mlir")):
+        tp = ["--tp", str(cfg["tp"])] if form == "tp" else []
+        subprocess.run([sys.executable, GEN_TRAIN] + cfg["gen"] + tp + ["--form", form, "-o",
+                                                                        os.path.join(outdir, name)], check=True)
+    seq = int(cfg["gen"][cfg["gen"].index("--seq") + 1])
     with open(os.path.join(outdir, "config.txt"), "w") as fh:
-        fh.write("seed=%d\nranks=%d\ngen=%s\nsp_options=\nrun_seed=%d\ntraining=1\n"
-                 % (seed, cfg["tp"], shlex.join(cfg["gen"]), cfg["run_seed"]))
+        fh.write("seed=%d\nranks=%d\ngen=%s\nsp_options=%s\nrun_seed=%d\ntraining=1\n"
+                 % (seed, cfg["tp"], shlex.join(cfg["gen"]), "pad=true" if seq % cfg["tp"] else "",
+                    cfg["run_seed"]))
 
 
 def describe(cfg):
