@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
     --run) run=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     --training) training=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "random-diff.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
