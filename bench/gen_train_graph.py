@@ -96,11 +96,10 @@ def sum_rows(bld, x, keep):
                        lambda bb, ins, out: bb.bin("arith.addf", out, ins[0], bld.elem), "dsum")
 
 
-def row_mean(bld, x, scale=None):
+def row_mean(bld, x):
     """mean over the last dim, [.., n] -> [.., 1] (keepdim)."""
-    n = x.shape[-1]
+    c = 1.0 / x.shape[-1]
     total = g.reduce_last(bld, x, True, 0.0, "arith.addf", hint="rsum")
-    c = (1.0 / n) * (scale or 1.0)
     return ew(bld, [total], lambda bb, i, ty: bb.bin("arith.mulf", i[0], bb.const(c, ty), ty), "rmean")
 
 
@@ -345,6 +344,7 @@ class Params:
         self.sharding = {}
 
     def add(self, name, shape, sharding=SH_REPL):
+        """Adds parameter %name (per-rank `shape`) and returns its value."""
         v = Val(f"%{name}", tuple(shape), self.elem)
         self.args.append(v)
         self.sharding[v.name] = sharding
@@ -587,6 +587,7 @@ def build_model(bld, cfg, x, labels, with_backward):
 
 
 def label_shape(cfg):
+    """[b, s] or [s, b]: the activation layout without its feature dim."""
     return cfg.act_shape(cfg.h)[:2]
 
 
@@ -620,6 +621,7 @@ def signature(args, outs, arg_sh, out_sh, cfg):
 
 
 def render_function(name, bld, args, outs, arg_sh, out_sh, cfg, visibility=""):
+    """The lines of func.func @name with the body emitted into `bld`."""
     a, r = signature(args, outs, arg_sh, out_sh, cfg)
     vis = f"{visibility} " if visibility else ""
     lines = [f"  func.func {vis}@{name}(\n      {a})\n      -> ({r}) {{"]
@@ -644,6 +646,7 @@ def fdcheck(cfg, maps):
         ext.append(bld.elementwise([v], lambda bb, ins, out: bb.cast("arith.extf", ins[0], "f32", "f64"), "ext"))
 
     def call(fn, ins, outs):
+        """func.call @fn(ins); returns values of the types of `outs`."""
         name = bld.fresh("call")
         n = len(outs)
         types = ", ".join(v.type for v in outs)
@@ -731,6 +734,8 @@ def render(cfg, form, command):
 
 
 def parse_args(argv):
+    """Parses the command line into (Config, form, output); exits with a
+    message naming the option when the configuration cannot be emitted."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", choices=["gpt", "llama", "bert"], default="gpt")
     ap.add_argument("--layers", type=int, default=2)
@@ -772,6 +777,7 @@ def parse_args(argv):
 
 
 def main(argv=None):
+    """Entry point: parse arguments, render, write."""
     argv = sys.argv[1:] if argv is None else argv
     cfg, form, output = parse_args(argv)
     text = render(cfg, form, g.command_line(argv).replace("gen_tp_graph", "gen_train_graph"))

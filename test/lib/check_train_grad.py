@@ -27,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def load_npy_helpers():
+    """tools/seqpar-import/check-import as a module (its .npy helpers)."""
     path = os.path.join(ROOT, "tools", "seqpar-import", "check-import")
     loader = importlib.machinery.SourceFileLoader("check_import", path)
     spec = importlib.util.spec_from_loader("check_import", loader)
@@ -36,6 +37,7 @@ def load_npy_helpers():
 
 
 def run(seqpar_run, module, prefix, extra):
+    """Runs `module` on one rank, its results written as <prefix><k>.npy."""
     r = subprocess.run([seqpar_run, module, "--output-prefix=" + prefix] + extra,
                        capture_output=True, text=True)
     if r.returncode:
@@ -44,6 +46,7 @@ def run(seqpar_run, module, prefix, extra):
 
 
 def main(argv=None):
+    """Entry point: both runs and the per-parameter comparison."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("module")
     ap.add_argument("--seqpar-run", default=os.path.join(ROOT, "build", "bin", "seqpar-run"))

@@ -12,6 +12,7 @@ import sys
 
 
 def main(argv=None):
+    """Entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("input")
     ap.add_argument("output")
