@@ -123,8 +123,11 @@ def draw_training(rng, ranks):
     if not heads:
         return None
     a = rng.choice(heads)
-    args = ["--model", model, "--layers", str(rng.randint(1, 2)), "--batch", str(rng.randint(1, 2)),
-            "--seq", str(rng.randint(2, 12)), "--hidden", str(h), "--heads", str(a)]
+    layers, batch, seq = rng.randint(1, 2), rng.randint(1, 2), rng.randint(2, 12)
+    if seq < t:  # fewer tokens than ranks: SP refuses it (padding needs s >= t)
+        return None
+    args = ["--model", model, "--layers", str(layers), "--batch", str(batch),
+            "--seq", str(seq), "--hidden", str(h), "--heads", str(a)]
     if model == "llama":
         args += ["--kv-heads", str(rng.choice([k for k in range(1, a + 1) if a % k == 0 and k % t == 0]))]
     args += ["--vocab", str(rng.choice([8, 12, 16, 24, 32])), "--layout", rng.choice(["bsh", "sbh"])]
