@@ -117,7 +117,7 @@ def tensor_type(shape, elem):
 def float_lit(value, elem):
     """Returns an MLIR float literal for `value` of type `elem`."""
     if value == -math.inf:
-        return "0xFF800000" if elem == "f32" else "0xFF80"
+        return {"f32": "0xFF800000", "f64": "0xFFF0000000000000"}.get(elem, "0xFF80")
     return f"{value:.9e}"
 
 
@@ -127,12 +127,28 @@ def to_signed64(value):
     return value - (1 << 64) if value >> 63 else value
 
 
+# splitmix64: z = x + GOLDEN; per round z = (z ^ (z >> shift)) * mult; then
+# z ^ (z >> FINAL). The position-keyed dropout below (and seqpar-import's
+# training dropout, docs/import.md) apply it to GOLDEN * linear index + a
+# per-site seed and keep the element when the top U_BITS bits, read as
+# u in [0, 1), are >= p.
+SPLITMIX_GOLDEN = 0x9E3779B97F4A7C15
+SPLITMIX_ROUNDS = ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB))
+SPLITMIX_FINAL = 31
+DROPOUT_U_BITS = 24
+
+
 def splitmix64(x):
     """One splitmix64 step (used offline to derive per-site seeds)."""
-    x = (x + 0x9E3779B97F4A7C15) & MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x ^ (x >> 31)
+    x = (x + SPLITMIX_GOLDEN) & MASK64
+    for shift, mult in SPLITMIX_ROUNDS:
+        x = ((x ^ (x >> shift)) * mult) & MASK64
+    return x ^ (x >> SPLITMIX_FINAL)
+
+
+def dropout_site_seed(seed, site):
+    """The signed 64-bit seed of dropout site `site` under `seed`."""
+    return to_signed64(splitmix64((seed << 16) + site))
 
 
 class Body:
@@ -534,7 +550,7 @@ def dropout(bld, x, p, cfg):
     bld.dropout_sites += 1
     if cfg.dropout_op:
         return dropout_op(bld, x, p, cfg.seed, site)
-    seed = to_signed64(splitmix64((cfg.seed << 16) + site))
+    seed = dropout_site_seed(cfg.seed, site)
     shape = x.shape
 
     def body(bb, ins, out):
@@ -542,14 +558,15 @@ def dropout(bld, x, p, cfg):
         for dim in range(1, len(shape)):
             lin = bb.bin("arith.muli", lin, bb.iconst(shape[dim]), "i64")
             lin = bb.bin("arith.addi", lin, bb.index_i64(dim), "i64")
-        z = bb.bin("arith.muli", lin, bb.iconst(to_signed64(0x9E3779B97F4A7C15)), "i64")
+        z = bb.bin("arith.muli", lin, bb.iconst(to_signed64(SPLITMIX_GOLDEN)), "i64")
         z = bb.bin("arith.addi", z, bb.iconst(seed), "i64")
-        for shift, mult in ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB)):
+        for shift, mult in SPLITMIX_ROUNDS:
             z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(shift), "i64"), "i64")
             z = bb.bin("arith.muli", z, bb.iconst(to_signed64(mult)), "i64")
-        z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(31), "i64"), "i64")
-        top = bb.bin("arith.shrui", z, bb.iconst(40), "i64")
-        u = bb.bin("arith.mulf", bb.cast("arith.uitofp", top, "i64", "f32"), bb.const(2.0 ** -24, "f32"), "f32")
+        z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(SPLITMIX_FINAL), "i64"), "i64")
+        top = bb.bin("arith.shrui", z, bb.iconst(64 - DROPOUT_U_BITS), "i64")
+        u = bb.bin("arith.mulf", bb.cast("arith.uitofp", top, "i64", "f32"),
+                   bb.const(2.0 ** -DROPOUT_U_BITS, "f32"), "f32")
         keep = bb.cmpf("oge", u, bb.const(p, "f32"), "f32")
         kept = bb.bin("arith.mulf", ins[0], bb.const(1.0 / (1.0 - p), ty), ty)
         return bb.select(keep, kept, bb.const(0.0, ty), ty)
@@ -619,11 +636,13 @@ def linear(bld, x, w, cfg):
     return bld.contract(x, [0, 1, 3], w, [3, 2], (l0, l1, n), 1, "lin")
 
 
-def rope(bld, x, n_heads, cfg):
+def rope(bld, x, n_heads, cfg, inverse=False):
     """Rotary embedding (rotate-half) of x [L0, L1, n_heads*d] -> [L0, L1, n_heads, d].
 
     The angle pos * theta^(-2i/d) is computed in the body from `linalg.index` of
-    the sequence loop (pos) and of the frequency loop (i), in f32.
+    the sequence loop (pos) and of the frequency loop (i), in f32. `inverse`
+    rotates by minus the angle: the transpose of the rotation, i.e. RoPE's
+    backward (bench/gen_train_graph.py).
     """
     l0, l1, _ = x.shape
     d, half = cfg.d, cfg.d // 2
@@ -634,19 +653,28 @@ def rope(bld, x, n_heads, cfg):
     ty = bld.elem
     log_theta = math.log(cfg.rope_theta)
 
+    # The angle is computed in f32; the rotation in f32, or in f64 for f64
+    # programs (the finite-difference checks of bench/gen_train_graph.py).
+    cty = "f64" if ty == "f64" else "f32"
+
     def body(bb, ins, out):
-        a = bb.to_f32(ins[0], ty)
-        b = bb.to_f32(ins[1], ty)
+        a = ins[0] if ty == cty else bb.cast("arith.extf", ins[0], ty, cty)
+        b = ins[1] if ty == cty else bb.cast("arith.extf", ins[1], ty, cty)
         pos = bb.index_f32(cfg.seq_dim)
         freq = bb.index_f32(4)
         inv = bb.un("math.exp", bb.bin("arith.mulf", freq, bb.const(-2.0 * log_theta / d, "f32"), "f32"), "f32")
         ang = bb.bin("arith.mulf", pos, inv, "f32")
         c = bb.un("math.cos", ang, "f32")
         s = bb.un("math.sin", ang, "f32")
-        first = bb.bin("arith.subf", bb.bin("arith.mulf", a, c, "f32"), bb.bin("arith.mulf", b, s, "f32"), "f32")
-        second = bb.bin("arith.addf", bb.bin("arith.mulf", b, c, "f32"), bb.bin("arith.mulf", a, s, "f32"), "f32")
+        if cty != "f32":
+            c, s = bb.cast("arith.extf", c, "f32", cty), bb.cast("arith.extf", s, "f32", cty)
+        if inverse:
+            s = bb.un("arith.negf", s, cty)
+        first = bb.bin("arith.subf", bb.bin("arith.mulf", a, c, cty), bb.bin("arith.mulf", b, s, cty), cty)
+        second = bb.bin("arith.addf", bb.bin("arith.mulf", b, c, cty), bb.bin("arith.mulf", a, s, cty), cty)
         is_first = bb.cmpi("eq", bb.index(3), bb.iconst(0, "index"), "index")
-        return bb.from_f32(bb.select(is_first, first, second, "f32"), ty)
+        r = bb.select(is_first, first, second, cty)
+        return r if ty == cty else bb.cast("arith.truncf", r, cty, ty)
 
     in_map = bld.amap(5, [0, 1, 2, 4])
     r = bld.generic([(x1, in_map), (x2, in_map)], bld.empty(x5.shape), bld.identity(5),

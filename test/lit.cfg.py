@@ -18,6 +18,9 @@ python = '"%s"' % sys.executable
 config.substitutions.append(
     ("%gen_tp_graph",
      "%s %s/bench/gen_tp_graph.py" % (python, config.seqpar_src_root)))
+config.substitutions.append(
+    ("%gen_train_graph",
+     "%s %s/bench/gen_train_graph.py" % (python, config.seqpar_src_root)))
 config.substitutions.append(("%python", python))
 
 llvm_config.use_default_substitutions()

@@ -15,7 +15,17 @@ LayerNorm; llama: pre-norm RMSNorm, RoPE, GQA; bert: post-norm LayerNorm).
 Everything is deterministic from the seed (Python's random.Random(seed)).
 Standard library only.
 
-Usage: random_programs.py --seed S [--ranks "2 4"] [-o DIR] [--print]
+With --training the configuration is one of bench/gen_train_graph.py
+(model, layers, sizes, GQA, vocabulary or label count, layout, flatten; no
+dropout) and the files are:
+
+  <dir>/p1.mlir     the single-device training program (--form single)
+  <dir>/tp.mlir     the per-rank TP training program (--form tp --tp t)
+  <dir>/plain.mlir  the same without sharding (the planner's input)
+  <dir>/fd.mlir     its finite-difference check (--form fdcheck)
+  <dir>/config.txt  as above, with training=1
+
+Usage: random_programs.py --seed S [--ranks "2 4"] [--training] [-o DIR] [--print]
 """
 import argparse
 import contextlib
@@ -28,8 +38,10 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GEN = os.path.join(ROOT, "bench", "gen_tp_graph.py")
+GEN_TRAIN = os.path.join(ROOT, "bench", "gen_train_graph.py")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import gen_tp_graph  # noqa: E402  (validation shared with the generator)
+import gen_train_graph  # noqa: E402
 
 
 def draw(rng, ranks):
@@ -102,6 +114,58 @@ def config_for(seed, ranks=(2, 4)):
             return cfg
 
 
+def draw_training(rng, ranks):
+    """One candidate training configuration (gen_train_graph.py arguments)."""
+    model = rng.choice(["gpt", "llama", "bert"])
+    t = rng.choice(ranks)
+    h = rng.choice([16, 32, 48])
+    heads = [a for a in range(1, h + 1) if h % a == 0 and (h // a) % 2 == 0 and a % t == 0]
+    if not heads:
+        return None
+    a = rng.choice(heads)
+    layers, batch, seq = rng.randint(1, 2), rng.randint(1, 2), rng.randint(2, 12)
+    if seq < t:  # fewer tokens than ranks: SP refuses it (padding needs s >= t)
+        return None
+    args = ["--model", model, "--layers", str(layers), "--batch", str(batch),
+            "--seq", str(seq), "--hidden", str(h), "--heads", str(a)]
+    if model == "llama":
+        args += ["--kv-heads", str(rng.choice([k for k in range(1, a + 1) if a % k == 0 and k % t == 0]))]
+    args += ["--vocab", str(rng.choice([8, 12, 16, 24, 32])), "--layout", rng.choice(["bsh", "sbh"])]
+    if rng.random() < 0.5:
+        args.append("--flatten")
+    return {"tp": t, "gen": args, "run_seed": rng.randint(0, 9999)}
+
+
+def training_config_for(seed, ranks=(2, 4)):
+    """The training configuration of `seed` (redrawn until accepted)."""
+    rng = random.Random(seed)
+    while True:
+        cfg = draw_training(rng, list(ranks))
+        if cfg is None:
+            continue
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):
+                gen_train_graph.parse_args(cfg["gen"])
+                gen_train_graph.parse_args(cfg["gen"] + ["--tp", str(cfg["tp"])])
+        except SystemExit:
+            continue
+        return cfg
+
+
+def write_training(cfg, seed, outdir):
+    """The training programs of `cfg` and config.txt in `outdir`."""
+    for form, name in (("single", "p1.mlir"), ("tp", "tp.mlir"), ("plain", "plain.mlir"),
+                       ("fdcheck", "fd.mlir")):
+        tp = ["--tp", str(cfg["tp"])] if form == "tp" else []
+        subprocess.run([sys.executable, GEN_TRAIN] + cfg["gen"] + tp + ["--form", form, "-o",
+                                                                        os.path.join(outdir, name)], check=True)
+    seq = int(cfg["gen"][cfg["gen"].index("--seq") + 1])
+    with open(os.path.join(outdir, "config.txt"), "w") as fh:
+        fh.write("seed=%d\nranks=%d\ngen=%s\nsp_options=%s\nrun_seed=%d\ntraining=1\n"
+                 % (seed, cfg["tp"], shlex.join(cfg["gen"]), "pad=true" if seq % cfg["tp"] else "",
+                    cfg["run_seed"]))
+
+
 def describe(cfg):
     return " ".join(shlex.quote(a) for a in gen_args(cfg, cfg["tp"])[:-2]) + \
         " t=%d" % cfg["tp"] + (" pad" if sp_options(cfg) else "")
@@ -113,8 +177,18 @@ def main(argv=None):
     ap.add_argument("--ranks", default="2 4", help='choices of t, e.g. "2 4"')
     ap.add_argument("-o", "--outdir", default=None, help="write the programs here")
     ap.add_argument("--print", action="store_true", help="print the configuration")
+    ap.add_argument("--training", action="store_true",
+                    help="a training program (bench/gen_train_graph.py)")
     ns = ap.parse_args(argv)
     ranks = [int(r) for r in ns.ranks.split()]
+    if ns.training:
+        cfg = training_config_for(ns.seed, ranks)
+        if ns.print or not ns.outdir:
+            print(shlex.join(cfg["gen"]) + " t=%d" % cfg["tp"])
+        if ns.outdir:
+            os.makedirs(ns.outdir, exist_ok=True)
+            write_training(cfg, ns.seed, ns.outdir)
+        return 0
     cfg = config_for(ns.seed, ranks)
     if ns.print or not ns.outdir:
         print(describe(cfg))
