@@ -104,17 +104,3 @@ std::string mlir::seqpar::whyInvalidSeqDimOption(int64_t seqDim) {
          " is not a dim: expected a dim >= 0, or -1 (the default) to infer it "
          "from the attention";
 }
-
-LogicalResult mlir::seqpar::reportFunctionsWithoutSeqDim(
-    StringRef role, ArrayRef<std::pair<func::FuncOp, std::string>> functions,
-    bool anyWithSeqDim) {
-  for (auto [func, why] : functions) {
-    if (anyWithSeqDim)
-      emitRemark(func.getLoc()) << role << ": skipped, no sequence dim for @"
-                                << func.getSymName() << ": " << why;
-    else
-      emitError(func.getLoc()) << role << ": no sequence dim for @"
-                               << func.getSymName() << ": " << why;
-  }
-  return success(anyWithSeqDim || functions.empty());
-}

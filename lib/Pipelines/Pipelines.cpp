@@ -95,19 +95,66 @@ void mlir::seqpar::addTosaLoweringPasses(OpPassManager &funcPm) {
   funcPm.addPass(createTosaToTensorPass());
 }
 
+SequenceParallelOptions
+SequenceParallelPipelineOptions::getSequenceParallelOptions() const {
+  SequenceParallelOptions sp;
+  sp.gridName = grid;
+  sp.gridAxis = gridAxis;
+  sp.seqDim = seqDim;
+  sp.inputSharded = inputSharded;
+  sp.outputSharded = outputSharded;
+  sp.padUneven = pad;
+  return sp;
+}
+
+CreateGridOptions SeqParPipelineOptions::getCreateGridOptions() const {
+  GridContract grid = getGrid();
+  CreateGridOptions create;
+  create.tp = grid.tp;
+  create.cp = grid.cp;
+  create.cpUlysses = grid.ulysses;
+  return create;
+}
+
+PlanTensorParallelOptions
+SeqParPipelineOptions::getPlanTensorParallelOptions() const {
+  PlanTensorParallelOptions plan;
+  plan.tp = tp;
+  plan.gridName = GridContract::kName.str();
+  plan.gridAxis = GridContract::kTensorAxis;
+  return plan;
+}
+
+ContextParallelOptions
+SeqParPipelineOptions::getContextParallelOptions() const {
+  ContextParallelOptions options;
+  options.gridName = GridContract::kName.str();
+  options.gridAxis = GridContract::kRingAxis;
+  options.seqDim = seqDim;
+  options.strategy = cpStrategy;
+  options.loadBalance = loadBalance;
+  options.pad = cpPad;
+  if (getGrid().hasUlyssesAxis())
+    options.ulyssesAxis = GridContract::kUlyssesAxis;
+  return options;
+}
+
+SequenceParallelOptions
+SeqParPipelineOptions::getSequenceParallelOptions() const {
+  SequenceParallelOptions sp;
+  sp.gridName = GridContract::kName.str();
+  sp.gridAxis = GridContract::kTensorAxis;
+  sp.seqDim = seqDim;
+  sp.padUneven = pad;
+  return sp;
+}
+
 /// The sequence-parallel part proper, on a normalised TP program.
-static void addSequenceParallelPasses(
-    OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
+static void addSequenceParallelPasses(OpPassManager &pm,
+                                      const SequenceParallelOptions &options) {
   pm.addPass(createFoldReduceScatter());
   pm.addPass(createCSEPass());
-  SequenceParallelOptions sp;
-  sp.gridName = opts.grid;
-  sp.gridAxis = opts.gridAxis;
-  sp.seqDim = opts.seqDim;
-  sp.inputSharded = opts.inputSharded;
-  sp.outputSharded = opts.outputSharded;
-  sp.padUneven = opts.pad;
-  pm.addPass(createSequenceParallel(sp));
+  pm.addPass(createSequenceParallel(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -115,7 +162,7 @@ static void addSequenceParallelPasses(
 void mlir::seqpar::buildSequenceParallelPipeline(
     OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
   buildFrontendNormalizationPipeline(pm);
-  addSequenceParallelPasses(pm, opts);
+  addSequenceParallelPasses(pm, opts.getSequenceParallelOptions());
 }
 
 void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
@@ -128,44 +175,22 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // Exporters reshape the same activation once per linear: CSE makes the
   // linears of a block read one value.
   pm.addPass(createCSEPass());
-  PlanTensorParallelOptions plan;
-  plan.tp = opts.tp;
-  plan.cp = opts.cp;
-  plan.cpUlysses = opts.cpUlysses;
-  bool hybrid = opts.cpStrategy == AttentionStrategy::Hybrid;
-  pm.addPass(createPlanTensorParallel(plan));
+  pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
+  pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
   // After TP planning, attention is raised on the per-rank (a/t heads)
   // program: it then runs tiled over keys (never holding s x s scores), and
   // the CP axis can shard it.
   pm.addNestedPass<func::FuncOp>(createRaiseAttention());
   pm.addPass(createCanonicalizerPass());
-  bool contextParallel = opts.cp > 1;
-  if (contextParallel) {
-    // The CP axis shards every sequence-carrying value.
-    ContextParallelOptions cp;
-    cp.gridName = "grid";
-    cp.gridAxis = 1;
-    cp.seqDim = opts.seqDim;
-    cp.strategy = opts.cpStrategy;
-    cp.loadBalance = opts.loadBalance;
-    cp.pad = opts.cpPad;
-    if (hybrid)
-      cp.ulyssesAxis = 2;
-    pm.addPass(createContextParallel(cp));
-  }
+  // The CP axis shards every sequence-carrying value.
+  if (opts.getGrid().hasRingAxis())
+    pm.addPass(createContextParallel(opts.getContextParallelOptions()));
   if (!opts.sp || opts.tp < 2) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
     return;
   }
-  SequenceParallelPipelineOptions sp;
-  sp.seqDim = opts.seqDim;
-  sp.pad = opts.pad;
-  if (contextParallel) {
-    sp.grid = "grid";
-    sp.gridAxis = 0;
-  }
-  addSequenceParallelPasses(pm, sp); // already inlined and normalised
+  addSequenceParallelPasses(pm, opts.getSequenceParallelOptions());
 }
 
 void mlir::seqpar::registerSeqParPipelines() {

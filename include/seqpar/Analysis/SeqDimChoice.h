@@ -43,15 +43,6 @@ struct ArgSeqDims {
 /// choice the attention contradicts is kept, with a remark naming both.
 ArgSeqDims chooseArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
 
-/// Reports the functions a rewrite (`role`: "sequence-parallel", ...) left
-/// without a sequence dim, each with its `ArgSeqDims::whyNone`: errors when
-/// no function of the module has one (`anyWithSeqDim` false: the user forgot
-/// it), else remarks (helpers beside the rewritten entry). Fails when it
-/// emitted errors.
-LogicalResult reportFunctionsWithoutSeqDim(
-    StringRef role, ArrayRef<std::pair<func::FuncOp, std::string>> functions,
-    bool anyWithSeqDim);
-
 /// Why a `seq-dim` option value names no dim whatever the function (-1, the
 /// default, infers it); empty when it may.
 std::string whyInvalidSeqDimOption(int64_t seqDim);

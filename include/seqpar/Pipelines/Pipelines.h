@@ -13,6 +13,7 @@
 #define SEQPAR_PIPELINES_PIPELINES_H
 
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
 
 #include "mlir/Pass/PassOptions.h"
 
@@ -47,6 +48,9 @@ struct SequenceParallelPipelineOptions
       *this, "pad",
       llvm::cl::desc("Pad a sequence not divisible by the TP size"),
       llvm::cl::init(false)};
+
+  /// The options of its seqpar-sequence-parallel pass.
+  SequenceParallelOptions getSequenceParallelOptions() const;
 };
 
 /// Inlining and tosa -> linalg/arith/tensor, shared by the pipelines and
@@ -106,17 +110,26 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       *this, "load-balance",
       llvm::cl::desc("CP token assignment: zigzag or none"),
       llvm::cl::init(LoadBalance::Zigzag), loadBalanceValues()};
+
+  /// The grid the pipeline creates: [tp], [tp, cp] or, for hybrid,
+  /// [tp, cp/cp-ulysses, cp-ulysses].
+  GridContract getGrid() const { return {tp, cp, cpUlysses}; }
+  /// The options of the passes the pipeline runs, on the axes of `getGrid`.
+  CreateGridOptions getCreateGridOptions() const;
+  PlanTensorParallelOptions getPlanTensorParallelOptions() const;
+  ContextParallelOptions getContextParallelOptions() const;
+  SequenceParallelOptions getSequenceParallelOptions() const;
 };
 
 /// Builds `seqpar-pipeline`. Options that make no sense (sizes below 1,
 /// cp-ulysses without hybrid, ...) build a pipeline that
 /// only reports them, as an error at the module. Otherwise: inlining, tosa
-/// to linalg/arith/tensor, CSE,
-/// seqpar-plan-tensor-parallel (tp) on grid axis 0; with cp > 1 (grid
-/// [tp, cp], or [tp, cp/u, u] for hybrid) seqpar-raise-attention and
-/// seqpar-context-parallel on axis 1 (hybrid: ring on 1, Ulysses on 2);
-/// then the sequence-parallel pipeline on the TP axis when sp is set (and
-/// tp > 1).
+/// to linalg/arith/tensor, CSE, seqpar-create-grid (GridContract.h: [tp],
+/// [tp, cp], or [tp, cp/u, u] for hybrid), seqpar-plan-tensor-parallel on
+/// the TP axis, seqpar-raise-attention; with cp > 1
+/// seqpar-context-parallel on the ring axis (hybrid: and the Ulysses
+/// axis); then the sequence-parallel pipeline on the TP axis when sp is
+/// set (and tp > 1).
 void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
 
 /// Options of the `seqpar-lower-to-llvm` pipeline.

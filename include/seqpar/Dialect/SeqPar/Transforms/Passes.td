@@ -12,6 +12,49 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// The grid (Sharding/)
+//===----------------------------------------------------------------------===//
+
+def CreateGrid : Pass<"seqpar-create-grid", "::mlir::ModuleOp"> {
+  let summary = "Create the TP x CP grid whose axes seqpar-pipeline shards over";
+  let description = [{
+    Creates the private `shard.grid @grid` of the grid contract
+    (docs/semantics.md §4.6): axis 0 holds the `tp` ranks of tensor
+    parallelism; with `cp` > 1, axis 1 holds the `cp` ranks of context
+    parallelism; with `cp-ulysses` = u > 1 (hybrid), axis 1 is the ring of
+    cp/u ranks and axis 2 the Ulysses all-to-all of u ranks. The
+    tensor-parallel, sequence-parallel and context-parallel passes then run
+    on those axes (`seqpar-pipeline` does all of it).
+
+    A module that already holds `@grid` of that shape is left as it is;
+    any other symbol `@grid` is an error. Sizes below 1, a `cp-ulysses`
+    that does not divide `cp`, and tp x cp ranks that overflow a 64-bit
+    count are errors at the module.
+
+    Before (`tp=2 cp=4 cp-ulysses=2`):
+    ```mlir
+    func.func @f(%x: tensor<16x64xf32>) -> tensor<16x64xf32> { ... }
+    ```
+    After:
+    ```mlir
+    shard.grid @grid(shape = 2x2x2) {sym_visibility = "private"}
+    func.func @f(%x: tensor<16x64xf32>) -> tensor<16x64xf32> { ... }
+    ```
+  }];
+  let options = [
+    Option<"tp", "tp", "int64_t", /*default=*/"1",
+           "TP size t (grid axis 0)">,
+    Option<"cp", "cp", "int64_t", /*default=*/"1",
+           "Context-parallel size c, ring and Ulysses ranks together "
+           "(grid axis 1, or axes 1 and 2 with cp-ulysses; 1: no CP axis)">,
+    Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
+           "Hybrid's Ulysses size u dividing cp (grid [tp, cp/u, u]; 1: no "
+           "Ulysses axis)">
+  ];
+  let dependentDialects = ["::mlir::shard::ShardDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor parallelism (TensorParallel/)
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +86,10 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     a norm over the split features). A recognised block whose head or
     feature count t does not divide is an error. Dynamic dims are an error.
     Arguments and results without a split get `#seqpar.sharding<@grid,
-    replicated>`. The grid is created (`@grid`, shape [t]) when the module
-    has none.
+    replicated>`. The planner runs on axis `grid-axis` of the grid named
+    by `grid` (`seqpar-create-grid` creates seqpar-pipeline's TP x CP
+    grid), whose size must be `tp` when given; when the module has no such
+    grid, it creates one of shape [t].
 
     Before (t = 2, one MLP):
     ```mlir
@@ -64,14 +109,8 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     Option<"tp", "tp", "int64_t", /*default=*/"0",
            "TP size t (default: the size of the grid axis)">,
     Option<"gridName", "grid", "std::string", /*default=*/"\"grid\"",
-           "Grid symbol (created with shape [tp], [tp, cp] or "
-           "[tp, cp/cp-ulysses, cp-ulysses] when missing)">,
-    Option<"cp", "cp", "int64_t", /*default=*/"1",
-           "Size of a second grid axis for context parallelism, used when "
-           "the pass creates the grid">,
-    Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
-           "With u > 1 (dividing cp), the created grid is [tp, cp/u, u]: "
-           "ring and Ulysses axes for hybrid context parallelism">,
+           "Grid symbol (created with shape [tp] when missing; "
+           "seqpar-create-grid creates a TP x CP one)">,
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"0",
            "TP grid axis">
   ];

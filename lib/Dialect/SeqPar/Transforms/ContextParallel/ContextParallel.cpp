@@ -1,17 +1,16 @@
 //===- ContextParallel.cpp - shard the sequence over the CP axis ----------===//
 //
 // The seqpar-context-parallel pass: checks the options and each function
-// (sequence dim, one block, no callers, grid axes), then shards it
-// (ContextParallelBuilder.h).
+// (SequenceShardingPreamble.h; one block, no callers, grid axes), then
+// shards it (ContextParallelBuilder.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ContextParallelBuilder.h"
 
-#include "seqpar/Analysis/BufferForm.h"
-#include "seqpar/Analysis/SeqDimChoice.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardingPreamble.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -32,27 +31,21 @@ struct ContextParallelPass
   void runOnOperation() override;
 
 private:
-  LogicalResult runOnFunction(func::FuncOp func);
-  bool anyFunctionWithSeqDim = false;
-  /// Functions without a sequence dim, and why (see runOnOperation).
-  SmallVector<std::pair<func::FuncOp, std::string>> functionsWithoutSeqDim;
+  LogicalResult runOnFunction(func::FuncOp func,
+                              SequenceShardingPreamble &preamble);
 };
 
 } // namespace
 
 void ContextParallelPass::runOnOperation() {
   ModuleOp module = getOperation();
+  SequenceShardingPreamble preamble(module, "context-parallel", getArgument(),
+                                    seqDim);
   // Options first, before any IR is read (strategy and load-balance values
   // are checked by the option parser).
-  for (const std::string &why :
-       {whyInvalidAxisOption("grid-axis", gridAxis),
-        whyInvalidAxisOption("ulysses-axis", ulyssesAxis),
-        whyInvalidSeqDimOption(seqDim)}) {
-    if (why.empty())
-      continue;
-    emitError(module.getLoc()) << "context-parallel: " << why;
+  if (failed(preamble.checkOptions(
+          {{"grid-axis", gridAxis}, {"ulysses-axis", ulyssesAxis}})))
     return signalPassFailure();
-  }
   if ((strategy == AttentionStrategy::Hybrid) != (ulyssesAxis >= 0)) {
     emitError(getOperation().getLoc())
         << (ulyssesAxis >= 0 ? "ulysses-axis is only used by strategy=hybrid"
@@ -60,31 +53,26 @@ void ContextParallelPass::runOnOperation() {
                                "(seqpar-pipeline: cp-ulysses)");
     return signalPassFailure();
   }
-  if (llvm::all_of(module.getOps<func::FuncOp>(),
-                   [](func::FuncOp func) { return func.getBody().empty(); })) {
-    emitError(module.getLoc())
-        << "context-parallel: the module has no function with a body";
+  if (failed(preamble.checkAnyFunctionBody()))
     return signalPassFailure();
-  }
-  anyFunctionWithSeqDim = false;
-  functionsWithoutSeqDim.clear();
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (failed(runOnFunction(func)))
+    if (failed(runOnFunction(func, preamble)))
       return signalPassFailure();
-  if (failed(reportFunctionsWithoutSeqDim(
-          "context-parallel", functionsWithoutSeqDim, anyFunctionWithSeqDim)))
+  if (failed(preamble.reportFunctionsWithoutSeqDim()))
     signalPassFailure();
 }
 
-LogicalResult ContextParallelPass::runOnFunction(func::FuncOp func) {
-  if (func.getBody().empty() || diagnoseBufferForm(func, getArgument()))
+LogicalResult
+ContextParallelPass::runOnFunction(func::FuncOp func,
+                                   SequenceShardingPreamble &preamble) {
+  if (!preamble.isTensorFunction(func))
     return success();
-  ArgSeqDims choice = chooseArgSeqDims(func, seqDim);
+  ArgSeqDims choice = preamble.chooseSeqDims(func);
   if (!choice.any()) {
-    functionsWithoutSeqDim.push_back({func, choice.whyNone});
+    preamble.noteNoSeqDim(func, choice.whyNone);
     return success();
   }
-  anyFunctionWithSeqDim = true;
+  preamble.noteSeqDim();
   if (!func.getBody().hasOneBlock()) {
     emitRemark(func.getLoc()) << "context-parallel: skipped, the function has "
                                  "more than one block";

@@ -1,20 +1,20 @@
 //===- SequenceParallel.cpp - TP program -> Megatron TP+SP program --------===//
 //
 // The seqpar-sequence-parallel pass: checks the options and each function
-// (grid axis, sequence dim, divisibility), then plans and rewrites it
-// (SequenceParallelPlan.h).
+// (SequenceShardingPreamble.h; grid axis, divisibility), then plans and
+// rewrites it (SequenceParallelPlan.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "SequenceParallelPlan.h"
 
 #include "seqpar/Analysis/BufferForm.h"
-#include "seqpar/Analysis/SeqDimChoice.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardingPreamble.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -34,36 +34,24 @@ struct SequenceParallelPass
   void runOnOperation() override;
 
 private:
-  LogicalResult runOnFunction(func::FuncOp func);
-
-  /// Functions with TP all-reduces but no sequence dim, and why (see
-  /// runOnOperation).
-  SmallVector<std::pair<func::FuncOp, std::string>> functionsWithoutSeqDim;
-  bool anyFunctionWithSeqDim = false;
+  LogicalResult runOnFunction(func::FuncOp func,
+                              SequenceShardingPreamble &preamble);
 };
 
 } // namespace
 
 void SequenceParallelPass::runOnOperation() {
   ModuleOp module = getOperation();
+  SequenceShardingPreamble preamble(module, "sequence-parallel", getArgument(),
+                                    seqDim);
   // Options first, before any IR is read.
-  for (const std::string &why : {whyInvalidAxisOption("grid-axis", gridAxis),
-                                 whyInvalidSeqDimOption(seqDim)}) {
-    if (why.empty())
-      continue;
-    emitError(module.getLoc()) << "sequence-parallel: " << why;
+  if (failed(preamble.checkOptions({{"grid-axis", gridAxis}})) ||
+      failed(preamble.checkAnyFunctionBody()))
     return signalPassFailure();
-  }
-  bool anyBody = false, anyAllReduce = false, anyBufferForm = false;
+  bool anyAllReduce = false, anyBufferForm = false;
   for (auto func : module.getOps<func::FuncOp>()) {
-    anyBody |= !func.getBody().empty();
     anyBufferForm |= findBufferFormOp(func) != nullptr;
     func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });
-  }
-  if (!anyBody) {
-    emitError(module.getLoc())
-        << "sequence-parallel: the module has no function with a body";
-    return signalPassFailure();
   }
   // Nothing to rewrite: a TP per-rank program has all-reduces on a grid
   // (buffer-form functions are reported below, one by one).
@@ -79,14 +67,11 @@ void SequenceParallelPass::runOnOperation() {
         << "sequence-parallel: no function has an all_reduce to rewrite";
     return;
   }
-  functionsWithoutSeqDim.clear();
-  anyFunctionWithSeqDim = false;
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (failed(runOnFunction(func)))
+    if (failed(runOnFunction(func, preamble)))
       return signalPassFailure();
   // TP all-reduces in functions without a sequence dim.
-  if (failed(reportFunctionsWithoutSeqDim(
-          "sequence-parallel", functionsWithoutSeqDim, anyFunctionWithSeqDim)))
+  if (failed(preamble.reportFunctionsWithoutSeqDim()))
     signalPassFailure();
 }
 
@@ -123,8 +108,10 @@ static void remarkOnNestedAllReduces(func::FuncOp func, bool wholeFunction) {
   });
 }
 
-LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
-  if (func.getBody().empty() || diagnoseBufferForm(func, getArgument()))
+LogicalResult
+SequenceParallelPass::runOnFunction(func::FuncOp func,
+                                    SequenceShardingPreamble &preamble) {
+  if (!preamble.isTensorFunction(func))
     return success();
   bool anyAllReduce = false;
   func.walk([&](shard::AllReduceOp) { anyAllReduce = true; });
@@ -143,7 +130,7 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
                              numRanks)))
     return failure();
 
-  ArgSeqDims argSeqDims = chooseArgSeqDims(func, seqDim);
+  ArgSeqDims argSeqDims = preamble.chooseSeqDims(func);
   TokenWiseAnalysis analysis(func, argSeqDims.dims);
   if (failed(analysis.run()))
     return failure();
@@ -164,10 +151,10 @@ LogicalResult SequenceParallelPass::runOnFunction(func::FuncOp func) {
   if (analysis.getSeqLen() < 0) {
     // Decided for the whole module once every function has been seen.
     if (!plan.allRoots.empty())
-      functionsWithoutSeqDim.push_back({func, argSeqDims.whyNone});
+      preamble.noteNoSeqDim(func, argSeqDims.whyNone);
     return success();
   }
-  anyFunctionWithSeqDim = true;
+  preamble.noteSeqDim();
   // Refuse uneven shards before touching the IR, unless asked to pad
   // (docs/semantics.md §3.2); more ranks than tokens are refused even then (the
   // padding would be larger than the sequence).

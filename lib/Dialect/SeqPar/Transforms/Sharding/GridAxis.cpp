@@ -56,11 +56,3 @@ LogicalResult mlir::seqpar::resolveGridAxis(func::FuncOp func,
   axis = static_cast<int16_t>(axisIndex);
   return success();
 }
-
-std::string mlir::seqpar::whyInvalidAxisOption(StringRef name, int64_t axis) {
-  if (axis >= -1)
-    return "";
-  return (name + "=" + Twine(axis) +
-          " is not a grid axis: expected an axis >= 0, or -1 (the default)")
-      .str();
-}

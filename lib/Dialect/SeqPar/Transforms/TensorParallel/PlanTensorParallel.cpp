@@ -12,12 +12,12 @@
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_PLANTENSORPARALLEL
@@ -271,24 +271,10 @@ LogicalResult PlanTensorParallelPass::checkOptions() {
     return emitError(loc) << "tensor parallelism: tp=" << tp.getValue()
                           << " is not a TP size: expected tp >= 1, or 0 (the "
                              "default) for the size of the grid axis";
-  if (cp < 1)
-    return emitError(loc) << "tensor parallelism: cp=" << cp.getValue()
-                          << " is not a context-parallel size: expected cp "
-                             ">= 1 (1: no CP axis)";
-  if (cpUlysses < 1 || cp % cpUlysses != 0)
-    return emitError(loc) << "tensor parallelism: cp-ulysses="
-                          << cpUlysses.getValue()
-                          << " must be positive and divide cp="
-                          << cp.getValue();
   if (gridAxis < 0)
     return emitError(loc) << "tensor parallelism: grid-axis="
                           << gridAxis.getValue()
                           << " is not a grid axis: expected an axis >= 0";
-  // The created grid's device count: t * c must be a 64-bit count.
-  if (!llvm::checkedMul<int64_t>(std::max<int64_t>(tp, 1), cp))
-    return emitError(loc) << "tensor parallelism: tp=" << tp.getValue()
-                          << " x cp=" << cp.getValue()
-                          << " ranks overflow a 64-bit count";
   return success();
 }
 
@@ -301,14 +287,8 @@ LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
     if (tp < 1)
       return emitError(module.getLoc())
              << "no shard.grid @" << gridName << ": give the TP size (tp=N)";
-    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-    SmallVector<int64_t> shape{tp};
-    if (cpUlysses > 1)
-      shape.append({cp / cpUlysses, cpUlysses});
-    else if (cp > 1)
-      shape.push_back(cp);
-    gridOp = shard::GridOp::create(b, module.getLoc(), gridName, shape);
-    gridOp.setPrivate();
+    // A TP-only grid; seqpar-create-grid makes the TP x CP one.
+    gridOp = GridContract{tp}.create(module, gridName);
   }
   if (gridAxis >= gridOp.getRank())
     return emitError(gridOp.getLoc()) << "grid axis " << gridAxis.getValue()

@@ -3,10 +3,10 @@
 
 // RUN: split-file %s %t
 // RUN: seqpar-opt %t/tp.mlir -verify-diagnostics --seqpar-plan-tensor-parallel=tp=-1
-// RUN: seqpar-opt %t/cp.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=2 cp=0"
-// RUN: seqpar-opt %t/cp-ulysses.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=2 cp=4 cp-ulysses=3"
+// RUN: seqpar-opt %t/cp.mlir -verify-diagnostics --seqpar-create-grid="tp=2 cp=0" --seqpar-plan-tensor-parallel=tp=2
+// RUN: seqpar-opt %t/cp-ulysses.mlir -verify-diagnostics --seqpar-create-grid="tp=2 cp=4 cp-ulysses=3" --seqpar-plan-tensor-parallel=tp=2
 // RUN: seqpar-opt %t/grid-axis.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=2 grid-axis=-1"
-// RUN: seqpar-opt %t/overflow.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=4611686018427387904 cp=4"
+// RUN: seqpar-opt %t/overflow.mlir -verify-diagnostics --seqpar-create-grid="tp=4611686018427387904 cp=4" --seqpar-plan-tensor-parallel=tp=4611686018427387904
 // RUN: seqpar-opt %t/dynamic.mlir -verify-diagnostics --seqpar-plan-tensor-parallel=tp=2
 // RUN: not seqpar-opt %t/dynamic.mlir --seqpar-plan-tensor-parallel=tp=2 -o /dev/null 2>/dev/null
 

@@ -6,8 +6,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
-#include <string>
-
 namespace mlir::seqpar {
 
 /// Finds the `shard.grid` named `gridName` (or the only grid of `func`'s
@@ -19,10 +17,6 @@ LogicalResult resolveGridAxis(func::FuncOp func, StringRef gridName,
                               int64_t gridAxis, StringRef role,
                               FlatSymbolRefAttr &grid, int16_t &axis,
                               int64_t &numRanks);
-
-/// Why the value of grid-axis option `name` (-1, the default, picks the
-/// grid's only axis) names no axis whatever the grid; empty when it may.
-std::string whyInvalidAxisOption(StringRef name, int64_t axis);
 
 } // namespace mlir::seqpar
 
