@@ -8,8 +8,9 @@
 //   the same sizes. The direct calls
 //   run through Runtime::runOnMpiThread, i.e. on the calling thread too
 //   (nothing else is in flight), and are timed inside it with MPI_Wtime.
-//   Iterations of the two alternate; each is preceded by a barrier; the
-//   time of an iteration is the max over ranks; the median over iterations
+//   Iterations of the two alternate, in alternating order; each call is
+//   preceded by the same MPI_Barrier; the time of an iteration is the max
+//   over ranks; the median over iterations
 //   is reported. Builds without MPI have no host mode.
 //
 // Device mode (--device; NCCL builds only): the runtime's all-gather,
@@ -162,18 +163,32 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
       };
       std::vector<double> tRt, tMpi;
       for (int it = 0; it < warmup + iters; ++it) {
-        double dm = 0;
-        check(rt.runOnMpiThread([&] {
-                MPI_Barrier(direct);
-                double t0 = MPI_Wtime();
-                directCall();
-                dm = MPI_Wtime() - t0;
-              }),
-              "direct MPI");
-        check(rt.barrier(), "barrier");
-        double t0 = rt.now();
-        check(comm->run(op), names[kind]);
-        double dr = rt.now() - t0;
+        double dm = 0, dr = 0;
+        auto timeDirect = [&] {
+          check(rt.runOnMpiThread([&] {
+                  MPI_Barrier(direct);
+                  double t0 = MPI_Wtime();
+                  directCall();
+                  dm = MPI_Wtime() - t0;
+                }),
+                "direct MPI");
+        };
+        auto timeRuntime = [&] {
+          // The same barrier before both: the time is the collective's.
+          check(rt.runOnMpiThread([&] { MPI_Barrier(direct); }), "barrier");
+          double t0 = rt.now();
+          check(comm->run(op), names[kind]);
+          dr = rt.now() - t0;
+        };
+        // Either may gain from going second (caches, the peer's pace): the
+        // order alternates.
+        if (it % 2) {
+          timeRuntime();
+          timeDirect();
+        } else {
+          timeDirect();
+          timeRuntime();
+        }
         if (it >= warmup) {
           tMpi.push_back(dm);
           tRt.push_back(dr);

@@ -412,9 +412,9 @@ void MpiEngine::postCheck(MpiOp &op) {
   op.gathered.assign(static_cast<size_t>(size), OpSignature());
   op.gathered[static_cast<size_t>(rank)] = op.signature;
   op.checking = true;
-  // Point-to-point rather than MPI_Iallgather: a nonblocking collective
-  // builds a schedule per call, which cost several microseconds here; eager
-  // sends of 136 bytes are matched in order per sender (MPI's
+  // Point-to-point rather than MPI_Iallgather: no schedule of a
+  // nonblocking collective to build per call, one message each way in a
+  // group of two. Messages of one sender are matched in order (MPI's
   // non-overtaking rule), so check k always meets check k.
   op.requests.reserve(op.requests.size() + 2 * static_cast<size_t>(size - 1));
   for (int peer = 0; peer < size; ++peer) {

@@ -106,9 +106,11 @@ public:
   /// makes no MPI call meanwhile. Returns false, having done nothing,
   /// otherwise: the caller then submits it. Subject to the timeout.
   bool runDirect(MpiOp &op);
-  /// Runs `fn` on the MPI thread and waits. If it has not returned after the
-  /// timeout, aborts the job with a message naming `what`. For local MPI
-  /// calls; collective ones go through runCollective.
+  /// Runs `fn` while it owns MPI: on the calling thread when nothing is
+  /// queued or in flight, else on the MPI thread, waiting for it; there, if
+  /// it has not returned after the timeout, aborts the job with a message
+  /// naming `what`. For local MPI calls; collective ones go through
+  /// runCollective.
   void runSync(const std::function<void()> &fn, const std::string &what);
   /// Runs `fn` (blocking MPI calls on `comm`, may be empty) once every member
   /// of `comm` has passed the agreement check on `signature`, on the calling

@@ -272,8 +272,11 @@ public:
 
   /// Barrier over the world (subject to the timeout).
   Status barrier();
-  /// Runs `fn` on the thread that owns MPI and waits for it: the way for an
-  /// embedder to make its own MPI calls when MPI is not MULTIPLE-threaded.
+  /// Runs `fn` while it owns MPI and waits for it: the way for an embedder
+  /// to make its own MPI calls when MPI is not MULTIPLE-threaded. It runs on
+  /// the calling thread when nothing else is in flight (without the
+  /// timeout then, like any MPI call the embedder makes), else on the
+  /// progress thread (subject to the timeout).
   Status runOnMpiThread(const std::function<void()> &fn);
 
   double timeoutSeconds() const;
