@@ -1,19 +1,25 @@
 //===- RuntimeBench.cpp - runtime collectives vs direct MPI ---------------===//
 //
 // Host mode (default; run under mpirun -np N):
-//   times the runtime's blocking f32 all-gather and reduce-scatter on the
-//   communicator of grid [N] axis 0 against MPI_Allgather and
-//   MPI_Reduce_scatter_block made directly on a duplicate of MPI_COMM_WORLD
-//   (the same ranks in the same order) with the same sizes. The direct calls
-//   run on the runtime's MPI thread (Runtime::runOnMpiThread: MPI is
-//   FUNNELED to it) and are timed there with MPI_Wtime, so they exclude the
-//   hand-off to that thread that the runtime's time includes. Iterations of
-//   the two alternate; each is preceded by a barrier; the time of an
-//   iteration is the max over ranks; the median over iterations is reported.
+//   times the runtime's blocking f32 all-gather, reduce-scatter and
+//   all-reduce (sum) on the communicator of grid [N] axis 0 against
+//   MPI_Allgather, MPI_Reduce_scatter_block and MPI_Allreduce made directly
+//   on a duplicate of MPI_COMM_WORLD (the same ranks in the same order) with
+//   the same sizes. The direct calls
+//   run through Runtime::runOnMpiThread, i.e. on the calling thread too
+//   (nothing else is in flight), and are timed inside it with MPI_Wtime.
+//   Iterations of the two alternate, in alternating order; each call is
+//   preceded by the same MPI_Barrier; the time of an iteration is the max
+//   over ranks; the median over iterations
+//   is reported. Builds without MPI have no host mode.
 //
 // Device mode (--device; NCCL builds only): the runtime's all-gather,
 //   reduce-scatter, all-reduce, all-to-all and shift on cudaMalloc'd f32
-//   buffers (NCCL backend), synchronized with cudaDeviceSynchronize.
+//   buffers (NCCL backend) against ncclAllGather, ncclReduceScatter,
+//   ncclAllReduce and grouped ncclSend/ncclRecv made directly on a
+//   communicator of the same ranks, each synchronized with
+//   cudaDeviceSynchronize; times, algorithm and bus bandwidth (the
+//   nccl-tests conventions) of both.
 //
 // Sizes are N = bytes of the full tensor (gathered output of all-gather,
 // unscattered input of reduce-scatter, the buffer of all-reduce / all-to-all
@@ -23,7 +29,9 @@
 
 #include "seqpar/runtime/Runtime.h"
 
+#ifdef SEQPAR_RUNTIME_HAVE_MPI
 #include <mpi.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -34,6 +42,7 @@
 
 #ifdef SEQPAR_BENCH_HAVE_CUDA
 #include <cuda_runtime.h>
+#include <nccl.h>
 #endif
 
 using namespace seqpar::rt;
@@ -56,6 +65,7 @@ double median(std::vector<double> v) {
 
 /// Element-wise max over ranks of per-iteration times (valid on every rank).
 std::vector<double> maxOverRanks(Runtime &rt, std::vector<double> v) {
+#ifdef SEQPAR_RUNTIME_HAVE_MPI
   std::vector<double> out(v.size());
   check(rt.runOnMpiThread([&] {
           MPI_Allreduce(v.data(), out.data(), (int)v.size(), MPI_DOUBLE,
@@ -63,6 +73,9 @@ std::vector<double> maxOverRanks(Runtime &rt, std::vector<double> v) {
         }),
         "gather times");
   return out;
+#else
+  return v; // one process
+#endif
 }
 
 /// Comma-separated sizes, each times `unit` bytes.
@@ -92,12 +105,14 @@ void usage() {
   std::printf(
       "usage: mpirun -np N seqpar-runtime-bench [--sizes-mib=1,16 | "
       "--sizes-kib=4,64] [--iters=K] [--warmup=W] [--device]\n"
-      "  host (default): runtime all-gather / reduce-scatter (f32, blocking) "
-      "vs MPI_Allgather / MPI_Reduce_scatter_block\n"
-      "  --device: each collective on CUDA device buffers (NCCL builds; "
-      "default sizes 1,64,1024 MiB)\n");
+      "  host (default): runtime all-gather / reduce-scatter / all-reduce "
+      "(f32, blocking) vs MPI_Allgather / MPI_Reduce_scatter_block / "
+      "MPI_Allreduce\n"
+      "  --device: each collective on CUDA device buffers vs the same NCCL "
+      "calls made directly (NCCL builds; default sizes 64,256,1024 MiB)\n");
 }
 
+#ifdef SEQPAR_RUNTIME_HAVE_MPI
 int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
             int iters, int warmup) {
   int t = comm->size();
@@ -114,7 +129,8 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
                 "runtime_ms", "mpi/runtime");
   }
   int status = 0;
-  for (int kind = 0; kind < 2; ++kind) {
+  const char *names[] = {"all_gather", "reduce_scatter", "all_reduce"};
+  for (int kind = 0; kind < 3; ++kind) {
     for (int64_t bytes : sizes) {
       int64_t full = bytes / 4; // f32 elements of the full tensor
       full -= full % t;
@@ -124,34 +140,55 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
         fullBuf[i] = float((i + rank) % 97);
       for (int64_t i = 0; i < part; ++i)
         partBuf[i] = float((i * 3 + rank) % 89);
+      std::vector<float> sumBuf(kind == 2 ? full : 0);
       CollectiveOp op =
-          kind == 0 ? CollectiveOp::allGather(DType::F32, partBuf.data(),
-                                              fullBuf.data(), {part}, 0)
-                    : CollectiveOp::reduceScatter(DType::F32, Reduction::Sum,
-                                                  fullBuf.data(),
-                                                  partBuf.data(), {full}, 0);
+          kind == 0   ? CollectiveOp::allGather(DType::F32, partBuf.data(),
+                                                fullBuf.data(), {part}, 0)
+          : kind == 1 ? CollectiveOp::reduceScatter(
+                            DType::F32, Reduction::Sum, fullBuf.data(),
+                            partBuf.data(), {full}, 0)
+                      : CollectiveOp::allReduce(DType::F32, Reduction::Sum,
+                                                fullBuf.data(), sumBuf.data(),
+                                                {full});
       auto directCall = [&] {
         if (kind == 0)
           MPI_Allgather(partBuf.data(), (int)part, MPI_FLOAT, fullBuf.data(),
                         (int)part, MPI_FLOAT, direct);
-        else
+        else if (kind == 1)
           MPI_Reduce_scatter_block(fullBuf.data(), partBuf.data(), (int)part,
                                    MPI_FLOAT, MPI_SUM, direct);
+        else
+          MPI_Allreduce(fullBuf.data(), sumBuf.data(), (int)full, MPI_FLOAT,
+                        MPI_SUM, direct);
       };
       std::vector<double> tRt, tMpi;
       for (int it = 0; it < warmup + iters; ++it) {
-        double dm = 0;
-        check(rt.runOnMpiThread([&] {
-                MPI_Barrier(direct);
-                double t0 = MPI_Wtime();
-                directCall();
-                dm = MPI_Wtime() - t0;
-              }),
-              "direct MPI");
-        check(rt.barrier(), "barrier");
-        double t0 = rt.now();
-        check(comm->run(op), kind == 0 ? "all_gather" : "reduce_scatter");
-        double dr = rt.now() - t0;
+        double dm = 0, dr = 0;
+        auto timeDirect = [&] {
+          check(rt.runOnMpiThread([&] {
+                  MPI_Barrier(direct);
+                  double t0 = MPI_Wtime();
+                  directCall();
+                  dm = MPI_Wtime() - t0;
+                }),
+                "direct MPI");
+        };
+        auto timeRuntime = [&] {
+          // The same barrier before both: the time is the collective's.
+          check(rt.runOnMpiThread([&] { MPI_Barrier(direct); }), "barrier");
+          double t0 = rt.now();
+          check(comm->run(op), names[kind]);
+          dr = rt.now() - t0;
+        };
+        // Either may gain from going second (caches, the peer's pace): the
+        // order alternates.
+        if (it % 2) {
+          timeRuntime();
+          timeDirect();
+        } else {
+          timeDirect();
+          timeRuntime();
+        }
         if (it >= warmup) {
           tMpi.push_back(dm);
           tRt.push_back(dr);
@@ -160,8 +197,7 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
       double mMpi = median(maxOverRanks(rt, tMpi));
       double mRt = median(maxOverRanks(rt, tRt));
       if (rank == 0)
-        std::printf("%-15s %9s %14.4f %14.4f %12.3f\n",
-                    kind == 0 ? "all_gather" : "reduce_scatter",
+        std::printf("%-15s %9s %14.4f %14.4f %12.3f\n", names[kind],
                     sizeString(bytes).c_str(), mMpi * 1e3, mRt * 1e3,
                     mMpi / mRt);
     }
@@ -172,8 +208,82 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
   check(rt.runOnMpiThread([&] { MPI_Comm_free(&direct); }), "MPI_Comm_free");
   return status;
 }
+#endif
 
 #ifdef SEQPAR_BENCH_HAVE_CUDA
+/// nccl-tests' bus bandwidth factor (busbw = algbw * factor) of collective
+/// `kind` (the order of runDevice's names) on t ranks.
+double busFactor(int kind, int t) {
+  double n = t;
+  switch (kind) {
+  case 2:
+    return 2 * (n - 1) / n; // all-reduce
+  case 4:
+    return 1; // send/recv
+  default:
+    return (n - 1) / n; // all-gather, reduce-scatter, all-to-all
+  }
+}
+
+/// An NCCL communicator of the world's ranks, for the direct calls.
+ncclComm_t directNcclComm(Runtime &rt) {
+  ncclUniqueId id;
+  if (rt.worldRank() == 0 && ncclGetUniqueId(&id) != ncclSuccess) {
+    std::fprintf(stderr, "seqpar-runtime-bench: ncclGetUniqueId failed\n");
+    std::exit(2);
+  }
+#ifdef SEQPAR_RUNTIME_HAVE_MPI
+  check(rt.runOnMpiThread([&] {
+          MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+        }),
+        "broadcast of the NCCL id");
+#endif
+  ncclComm_t comm;
+  if (ncclCommInitRank(&comm, rt.worldSize(), id, rt.worldRank()) !=
+      ncclSuccess) {
+    std::fprintf(stderr, "seqpar-runtime-bench: ncclCommInitRank failed\n");
+    std::exit(2);
+  }
+  return comm;
+}
+
+/// The NCCL calls the runtime makes for collective `kind` (f32, leading
+/// dim, sum), made directly.
+void directNccl(int kind, void *a, void *b, int64_t full, int t, int r,
+                ncclComm_t nccl, cudaStream_t stream) {
+  int64_t part = full / t;
+  float *in = static_cast<float *>(a), *out = static_cast<float *>(b);
+  switch (kind) {
+  case 0:
+    ncclAllGather(in, out, part, ncclFloat32, nccl, stream);
+    break;
+  case 1:
+    ncclReduceScatter(in, out, part, ncclFloat32, ncclSum, nccl, stream);
+    break;
+  case 2:
+    ncclAllReduce(in, out, full, ncclFloat32, ncclSum, nccl, stream);
+    break;
+  case 3:
+    ncclGroupStart();
+    for (int p = 0; p < t; ++p) {
+      ncclSend(in + p * part, part, ncclFloat32, p, nccl, stream);
+      ncclRecv(out + p * part, part, ncclFloat32, p, nccl, stream);
+    }
+    ncclGroupEnd();
+    break;
+  default:
+    if (t == 1) { // a ring of one: the runtime copies
+      cudaMemcpyAsync(out, in, full * 4, cudaMemcpyDeviceToDevice, stream);
+      break;
+    }
+    ncclGroupStart();
+    ncclSend(in, full, ncclFloat32, (r + 1) % t, nccl, stream);
+    ncclRecv(out, full, ncclFloat32, (r - 1 + t) % t, nccl, stream);
+    ncclGroupEnd();
+    break;
+  }
+}
+
 int runDevice(Runtime &rt, Communicator *comm,
               const std::vector<int64_t> &sizes, int iters, int warmup) {
   int rank = rt.worldRank();
@@ -186,12 +296,18 @@ int runDevice(Runtime &rt, Communicator *comm,
     return 0;
   }
   cudaSetDevice(rank % ndev);
+  ncclComm_t nccl = directNcclComm(rt);
+  cudaStream_t stream;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
   if (rank == 0) {
     std::printf("seqpar-runtime-bench: device buffers (NCCL), f32, blocking, "
-                "%d ranks, %d iterations after %d warm-up (median)\n",
+                "%d ranks, %d iterations after %d warm-up (median of "
+                "per-iteration max over ranks); runtime vs the same NCCL "
+                "calls made directly\n",
                 t, iters, warmup);
-    std::printf("%-15s %9s %12s %12s\n", "collective", "size", "ms",
-                "algbw_GB/s");
+    std::printf("%-15s %9s %11s %11s %11s %11s %11s %11s %12s\n",
+                "collective", "size", "rt_ms", "nccl_ms", "rt_algbw",
+                "nccl_algbw", "rt_busbw", "nccl_busbw", "nccl/runtime");
   }
   const char *names[] = {"all_gather", "reduce_scatter", "all_reduce",
                          "all_to_all", "shift"};
@@ -222,26 +338,43 @@ int runDevice(Runtime &rt, Communicator *comm,
       case 3: op = CollectiveOp::allToAll(DType::F32, a, b, {full}, 0, 0); break;
       default: op = CollectiveOp::shift(DType::F32, a, b, {full}, 1); break;
       }
-      std::vector<double> ts;
+      std::vector<double> tRt, tNccl;
       for (int it = 0; it < warmup + iters; ++it) {
         cudaDeviceSynchronize();
         check(rt.barrier(), "barrier");
         double t0 = rt.now();
+        directNccl(kind, a, b, full, t, rank, nccl, stream);
+        cudaDeviceSynchronize();
+        double dn = rt.now() - t0;
+        check(rt.barrier(), "barrier");
+        t0 = rt.now();
         check(comm->run(op), names[kind]);
         cudaDeviceSynchronize();
-        double dt = rt.now() - t0;
-        if (it >= warmup)
-          ts.push_back(dt);
+        double dr = rt.now() - t0;
+        if (it >= warmup) {
+          tNccl.push_back(dn);
+          tRt.push_back(dr);
+        }
       }
-      double m = median(maxOverRanks(rt, ts));
+      double mRt = median(maxOverRanks(rt, tRt));
+      double mNccl = median(maxOverRanks(rt, tNccl));
+      double gb = double(full) * 4 / 1e9, f = busFactor(kind, t);
       if (rank == 0)
-        std::printf("%-15s %9s %12.4f %12.2f\n", names[kind],
-                    sizeString(bytes).c_str(), m * 1e3,
-                    double(full) * 4 / m / 1e9);
+        std::printf("%-15s %9s %11.4f %11.4f %11.2f %11.2f %11.2f %11.2f "
+                    "%12.3f\n",
+                    names[kind], sizeString(bytes).c_str(), mRt * 1e3,
+                    mNccl * 1e3, gb / mRt, gb / mNccl, gb / mRt * f,
+                    gb / mNccl * f, mNccl / mRt);
     }
     cudaFree(a);
     cudaFree(b);
   }
+  if (rank == 0)
+    std::printf("algbw = bytes of the full tensor / time (GB/s); busbw = "
+                "algbw x (t-1)/t (all-reduce 2(t-1)/t, shift 1), nccl-tests' "
+                "convention, 0 on one rank\n");
+  cudaStreamDestroy(stream);
+  ncclCommDestroy(nccl);
   return 0;
 }
 #endif
@@ -280,7 +413,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   if (sizes.empty())
-    sizes = device ? std::vector<int64_t>{1 << 20, 64 << 20, int64_t(1) << 30}
+    sizes = device ? std::vector<int64_t>{64 << 20, 256 << 20, int64_t(1) << 30}
                    : std::vector<int64_t>{1 << 20, 16 << 20};
   if (iters <= 0)
     iters = device ? 10 : 21;
@@ -301,7 +434,12 @@ int main(int argc, char **argv) {
     rc = runDevice(rt, comm, sizes, iters, warmup);
   else
 #endif
+#ifdef SEQPAR_RUNTIME_HAVE_MPI
     rc = runHost(rt, comm, sizes, iters, warmup);
+#else
+    std::printf("seqpar-runtime-bench: this runtime was built without MPI; "
+                "host mode (runtime vs MPI) skipped\n");
+#endif
   std::fflush(stdout);
   check(Runtime::finalize(), "finalize");
   return rc;

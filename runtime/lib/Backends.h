@@ -17,9 +17,10 @@ namespace seqpar {
 namespace rt {
 namespace detail {
 
-/// Collectives on host buffers over an MPI sub-communicator, executed by the
-/// MpiEngine thread (nonblocking MPI, polled), each after the agreement
-/// check. The MPI communicator is split from the control communicator at the
+/// Collectives on host buffers over an MPI sub-communicator, each after the
+/// agreement check: asynchronous ones executed by the MpiEngine thread
+/// (nonblocking MPI, polled), blocking ones on the calling thread when
+/// nothing else is in flight (MpiEngine::runDirect). The MPI communicator is split from the control communicator at the
 /// first collective (README "Grids and communicators"), so a rank that skips
 /// that collective leaves the others waiting in a call that names it.
 class MpiCommunicator : public Communicator {
@@ -31,6 +32,7 @@ public:
   const CommunicatorInfo &info() const override { return info_; }
   Status start(const CollectiveOp &op,
                std::unique_ptr<Request> *request) override;
+  Status run(const CollectiveOp &op) override;
   /// Creates the MPI communicator if this is the first collective (`op`,
   /// named by the timeout message); collective over the world.
   void ensureCreated(const CollectiveOp &op);
@@ -47,12 +49,16 @@ public:
 
 private:
   std::unique_ptr<MpiOp> newOp(const CollectiveOp &op);
+  /// Validates `op`, creates the communicator if needed, and builds the
+  /// engine operation that executes it.
+  Status prepare(const CollectiveOp &op, std::unique_ptr<MpiOp> *result);
 
   CommunicatorInfo info_;
+  std::string label_; ///< info_.label()
   int color_;
   std::mutex createMutex_;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  uint64_t sequence_ = 0; ///< calls checked on comm_ (MPI thread only)
+  uint64_t sequence_ = 0; ///< calls checked on comm_ (by the MPI owner)
   MpiEngine &engine_;
   Counters &counters_;
 };

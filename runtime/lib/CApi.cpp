@@ -75,15 +75,14 @@ seqpar_rt_status_t launch(seqpar_rt_comm_t comm, CollectiveOp op,
     return finish(invalid(std::string(opKindName(op.kind)) +
                           ": null communicator"));
   auto *communicator = reinterpret_cast<Communicator *>(comm);
+  if (!request)
+    return finish(communicator->run(op));
   std::unique_ptr<Request> handle;
   Status status = communicator->start(op, &handle);
   if (!status.ok())
     return finish(status);
-  if (request) {
-    *request = new seqpar_rt_request{std::move(handle)};
-    return finish(Status::success());
-  }
-  return finish(handle->wait());
+  *request = new seqpar_rt_request{std::move(handle)};
+  return finish(Status::success());
 }
 
 seqpar_rt_status_t collective(seqpar_rt_comm_t comm, OpKind kind, int32_t dtype,

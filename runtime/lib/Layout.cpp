@@ -191,15 +191,16 @@ Status validate(const CollectiveOp &op, int64_t t, Geometry *geo) {
   if (t < 1)
     return invalid(op, "group size " + std::to_string(t) + " < 1");
   const std::vector<int64_t> &shape = op.shape;
-  std::string shapeStr = shapeString(shape);
+  // Formatted only for a message: validation runs on every call.
+  auto shapeStr = [&] { return shapeString(shape); };
   if (shape.size() > 64)
     return invalid(op, "more than 64 dims");
   int64_t elems = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 0)
-      return invalid(op, "negative extent in shape " + shapeStr);
+      return invalid(op, "negative extent in shape " + shapeStr());
     if (shape[i] && elems > (INT64_C(1) << 60) / shape[i])
-      return invalid(op, "shape " + shapeStr + " overflows 2^60 elements");
+      return invalid(op, "shape " + shapeStr() + " overflows 2^60 elements");
     elems *= shape[i];
   }
   bool hasDim = op.kind == OpKind::AllGather ||
@@ -212,16 +213,16 @@ Status validate(const CollectiveOp &op, int64_t t, Geometry *geo) {
     return invalid(op, std::string(op.kind == OpKind::AllToAll ? "split dim "
                                                                : "dim ") +
                            std::to_string(op.dim) + " out of range for shape " +
-                           shapeStr + " (" + std::to_string(shape.size()) +
+                           shapeStr() + " (" + std::to_string(shape.size()) +
                            " dims)");
   if (op.kind == OpKind::AllToAll && !dimInRange(op.concatDim))
     return invalid(op, "concat dim " + std::to_string(op.concatDim) +
-                           " out of range for shape " + shapeStr + " (" +
+                           " out of range for shape " + shapeStr() + " (" +
                            std::to_string(shape.size()) + " dims)");
   if ((op.kind == OpKind::ReduceScatter || op.kind == OpKind::AllToAll) &&
       shape[op.dim] % t != 0)
     return invalid(op, "extent " + std::to_string(shape[op.dim]) + " of dim " +
-                           std::to_string(op.dim) + " in shape " + shapeStr +
+                           std::to_string(op.dim) + " in shape " + shapeStr() +
                            " is not divisible by the group size " +
                            std::to_string(t));
 
@@ -264,14 +265,14 @@ Status validate(const CollectiveOp &op, int64_t t, Geometry *geo) {
   if (op.kind == OpKind::AllReduce || op.kind == OpKind::Shift)
     perCall = elems;
   if (perCall > INT_MAX)
-    return invalid(op, "shape " + shapeStr + " needs more than 2^31-1 "
+    return invalid(op, "shape " + shapeStr() + " needs more than 2^31-1 "
                                              "elements in one transfer");
 
   size_t es = dtypeSize(op.dtype);
   size_t inBytes = static_cast<size_t>(g.inputElems) * es;
   size_t outBytes = static_cast<size_t>(g.outputElems) * es;
   if (inBytes && !op.input)
-    return invalid(op, "null input buffer for shape " + shapeStr);
+    return invalid(op, "null input buffer for shape " + shapeStr());
   if (outBytes && !op.output)
     return invalid(op, "null output buffer for output shape " +
                            shapeString(g.outputShape));
@@ -363,14 +364,12 @@ double monotonicSeconds() {
 
 double Backoff::next() const {
   double waited = monotonicSeconds() - since_;
-  return waited < 1e-3 ? 0 : std::min(1e-3, waited / 16);
+  return waited < kSpinSeconds ? 0 : std::min(1e-3, waited / 16);
 }
 
 void Backoff::pause() const {
   double seconds = next();
-  if (seconds == 0)
-    std::this_thread::yield();
-  else
+  if (seconds > 0)
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 

@@ -61,17 +61,20 @@ std::string describe(const CollectiveOp &op, const CommunicatorInfo &info);
 double monotonicSeconds();
 
 /// Pause between polls of something that has not completed (README "Polling
-/// policy"): after reset(), yield for the first millisecond (collectives that
-/// short keep plain MPI's latency), then sleep 1/16 of the time since reset,
-/// at most 1 ms. The sleep grows exponentially, a rank that waits for long
-/// polls about once per millisecond, and an operation that completes while
-/// the thread sleeps is seen at most ~1/16 later.
+/// policy"): after reset(), poll without pausing for the first
+/// kSpinSeconds (what MPI's own blocking calls do; a yield there would hand
+/// a loaded core to another process for a whole time slice), then sleep 1/16
+/// of the time since reset, at most 1 ms. The sleep grows exponentially, a
+/// rank that waits for long polls about once per millisecond, and an
+/// operation that completes while the thread sleeps is seen at most ~1/16
+/// later.
 class Backoff {
 public:
+  static constexpr double kSpinSeconds = 1e-3;
   void reset() { since_ = monotonicSeconds(); }
-  /// Seconds to sleep before the next poll; 0 means yield.
+  /// Seconds to sleep before the next poll; 0: poll again at once.
   double next() const;
-  /// Yields or sleeps for next().
+  /// Sleeps for next() (returns at once while spinning).
   void pause() const;
 
 private:
@@ -91,14 +94,21 @@ enum class ControlKind : int64_t {
 /// number, the kind and every argument that must agree across the group.
 /// Fixed size, so the check itself always matches whatever the ranks call.
 struct OpSignature {
-  static constexpr int kWords = 16;
-  /// Words 14 and 15 (sender's world rank, a note for messages) are not
-  /// compared.
+  static constexpr int kWords = 17;
+  /// Words 14-16 (sender's world rank, a note for messages, the sender's
+  /// execution mode) are not compared.
   static constexpr int kComparedWords = 14;
+  static constexpr int kModeWord = 16;
   int64_t words[kWords] = {};
   int64_t sequence() const { return words[0]; }
   int64_t senderWorldRank() const { return words[kComparedWords]; }
   void setSequence(int64_t s) { words[0] = s; }
+  /// Set by a sender that runs the collective on its calling thread with
+  /// nothing else in flight; when every member is, they all use the
+  /// blocking MPI call (blocking and nonblocking collectives do not match
+  /// in MPI, so the choice must be the group's, README "Progress thread").
+  bool onCallingThread() const { return words[kModeWord] != 0; }
+  void setOnCallingThread(bool on) { words[kModeWord] = on; }
   bool agreesWith(const OpSignature &other) const;
 };
 

@@ -1,12 +1,15 @@
 //===- MpiCommunicator.cpp - collectives on host buffers over MPI ---------===//
 //
-// Each collective becomes one nonblocking MPI call posted by the MPI thread:
-// MPI_Iallgather, MPI_Ireduce_scatter_block, MPI_Iallreduce, MPI_Ialltoall,
-// or MPI_Irecv + MPI_Isend for the ring shift (posted together: no
-// deadlock, whatever the ring direction). A non-leading dim is handled by
-// packing per-rank chunks into contiguous scratch (splitPack) before and
-// unpacking (concatUnpack) after, both on the MPI thread. f16/bf16
-// reductions are widened to f32 scratch, reduced in f32, narrowed once.
+// Each collective becomes one MPI call: MPI_Iallgather,
+// MPI_Ireduce_scatter_block, MPI_Iallreduce, MPI_Ialltoall, or MPI_Irecv +
+// MPI_Isend for the ring shift (posted together: no deadlock, whatever the
+// ring direction), posted by the MPI thread; or, when every member runs it
+// on its calling thread (MpiEngine::runDirect), the blocking form of the
+// same collective, which is what a program calling MPI itself would make. A
+// non-leading dim is handled by packing per-rank chunks into contiguous
+// scratch (splitPack) before and unpacking (concatUnpack) after, on the
+// thread that owns MPI. f16/bf16 reductions are widened to f32 scratch,
+// reduced in f32, narrowed once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,8 +87,8 @@ private:
 
 MpiCommunicator::MpiCommunicator(CommunicatorInfo info, int color,
                                  MpiEngine &engine, Counters &counters)
-    : info_(std::move(info)), color_(color), engine_(engine),
-      counters_(counters) {}
+    : info_(std::move(info)), label_(info_.label()), color_(color),
+      engine_(engine), counters_(counters) {}
 
 MpiCommunicator::~MpiCommunicator() {
   if (comm_ == MPI_COMM_NULL)
@@ -112,11 +115,11 @@ void MpiCommunicator::ensureCreated(const CollectiveOp &op) {
 
 std::unique_ptr<MpiOp> MpiCommunicator::newOp(const CollectiveOp &op) {
   auto m = std::make_unique<MpiOp>();
-  m->description = describe(op, info_);
+  m->describe = [op, info = &info_] { return describe(op, *info); };
   m->checkComm = comm_;
   m->sequence = &sequence_;
   m->signature = signatureOf(op, info_.worldRank);
-  m->groupLabel = info_.label();
+  m->groupLabel = label_;
   m->state = std::make_shared<RequestState>();
   m->startTime = monotonicSeconds();
   return m;
@@ -133,18 +136,50 @@ void MpiCommunicator::runCollective(ControlKind kind,
                                     const std::string &description,
                                     std::function<void()> fn) {
   engine_.runCollective(comm_, &sequence_,
-                        controlSignature(kind, info_.worldRank), info_.label(),
+                        controlSignature(kind, info_.worldRank), label_,
                         description, std::move(fn));
 }
 
 Status MpiCommunicator::start(const CollectiveOp &op,
                               std::unique_ptr<Request> *request) {
   *request = nullptr;
+  std::unique_ptr<MpiOp> m;
+  Status status = prepare(op, &m);
+  if (!status.ok())
+    return status;
+  std::shared_ptr<RequestState> state = m->state;
+  engine_.submit(std::move(m));
+  *request = std::make_unique<MpiRequest>(
+      state, engine_, counters_,
+      CounterKey{op.kind, info_.gridShape, info_.axes});
+  return Status::success();
+}
+
+Status MpiCommunicator::run(const CollectiveOp &op) {
+  double t0 = monotonicSeconds();
+  std::unique_ptr<MpiOp> m;
+  Status status = prepare(op, &m);
+  if (!status.ok())
+    return status;
+  if (!engine_.runDirect(*m)) {
+    MpiRequest request(m->state, engine_, counters_,
+                       CounterKey{op.kind, info_.gridShape, info_.axes});
+    engine_.submit(std::move(m));
+    return request.wait();
+  }
+  // The caller was blocked throughout.
+  counters_.addWait(CounterKey{op.kind, info_.gridShape, info_.axes},
+                    monotonicSeconds() - t0);
+  return Status::success();
+}
+
+Status MpiCommunicator::prepare(const CollectiveOp &op,
+                                std::unique_ptr<MpiOp> *result) {
   Geometry g;
   Status status = validate(op, info_.size, &g);
   if (!status.ok())
     return Status::error(status.code,
-                         status.message + " (on " + info_.label() + ")");
+                         status.message + " (on " + label_ + ")");
 
   ensureCreated(op);
   std::unique_ptr<MpiOp> m = newOp(op);
@@ -173,8 +208,11 @@ Status MpiCommunicator::start(const CollectiveOp &op,
       char *dst = direct ? out
                          : allocScratch(o.scratchA,
                                         static_cast<size_t>(g.outputElems) * es);
-      MPI_Iallgather(in, count, moveType, dst, count, moveType, comm,
-                     newRequest(o));
+      if (o.blocking)
+        MPI_Allgather(in, count, moveType, dst, count, moveType, comm);
+      else
+        MPI_Iallgather(in, count, moveType, dst, count, moveType, comm,
+                       newRequest(o));
     };
     if (!direct)
       m->complete = [=](MpiOp &o) {
@@ -192,17 +230,19 @@ Status MpiCommunicator::start(const CollectiveOp &op,
         splitPack(in, packed, g.outer, g.extent, g.inner, t, es);
         src = packed;
       }
-      if (dtype == DType::F32) {
-        MPI_Ireduce_scatter_block(src, out, block, MPI_FLOAT, reduce, comm,
-                                  newRequest(o));
-        return;
+      void *res = out;
+      if (dtype != DType::F32) {
+        float *wide = reinterpret_cast<float *>(
+            allocScratch(o.scratchB, static_cast<size_t>(g.inputElems) * 4));
+        toF32(dtype, src, wide, g.inputElems);
+        src = reinterpret_cast<const char *>(wide);
+        res = allocScratch(o.scratchC, static_cast<size_t>(block) * 4);
       }
-      float *wide = reinterpret_cast<float *>(
-          allocScratch(o.scratchB, static_cast<size_t>(g.inputElems) * 4));
-      toF32(dtype, src, wide, g.inputElems);
-      char *res = allocScratch(o.scratchC, static_cast<size_t>(block) * 4);
-      MPI_Ireduce_scatter_block(wide, res, block, MPI_FLOAT, reduce, comm,
-                                newRequest(o));
+      if (o.blocking)
+        MPI_Reduce_scatter_block(src, res, block, MPI_FLOAT, reduce, comm);
+      else
+        MPI_Ireduce_scatter_block(src, res, block, MPI_FLOAT, reduce, comm,
+                                  newRequest(o));
     };
     if (dtype != DType::F32)
       m->complete = [=](MpiOp &o) {
@@ -213,16 +253,20 @@ Status MpiCommunicator::start(const CollectiveOp &op,
   case OpKind::AllReduce: {
     const int count = static_cast<int>(g.inputElems);
     m->post = [=](MpiOp &o) {
-      if (dtype == DType::F32) {
-        MPI_Iallreduce(in == out ? MPI_IN_PLACE : in, out, count, MPI_FLOAT,
-                       reduce, comm, newRequest(o));
-        return;
+      const void *src = in == out ? MPI_IN_PLACE : in;
+      void *res = out;
+      if (dtype != DType::F32) {
+        float *wide = reinterpret_cast<float *>(
+            allocScratch(o.scratchB, static_cast<size_t>(count) * 4));
+        toF32(dtype, in, wide, count);
+        src = MPI_IN_PLACE;
+        res = wide;
       }
-      float *wide = reinterpret_cast<float *>(
-          allocScratch(o.scratchB, static_cast<size_t>(count) * 4));
-      toF32(dtype, in, wide, count);
-      MPI_Iallreduce(MPI_IN_PLACE, wide, count, MPI_FLOAT, reduce, comm,
-                     newRequest(o));
+      if (o.blocking)
+        MPI_Allreduce(src, res, count, MPI_FLOAT, reduce, comm);
+      else
+        MPI_Iallreduce(src, res, count, MPI_FLOAT, reduce, comm,
+                       newRequest(o));
     };
     if (dtype != DType::F32)
       m->complete = [=](MpiOp &o) {
@@ -246,8 +290,11 @@ Status MpiCommunicator::start(const CollectiveOp &op,
                                            static_cast<size_t>(g.outputElems) *
                                                es)
                             : out;
-      MPI_Ialltoall(src, chunk, moveType, dst, chunk, moveType, comm,
-                    newRequest(o));
+      if (o.blocking)
+        MPI_Alltoall(src, chunk, moveType, dst, chunk, moveType, comm);
+      else
+        MPI_Ialltoall(src, chunk, moveType, dst, chunk, moveType, comm,
+                      newRequest(o));
     };
     if (unpackOut)
       m->complete = [=](MpiOp &o) {
@@ -273,10 +320,8 @@ Status MpiCommunicator::start(const CollectiveOp &op,
   }
   }
 
-  std::shared_ptr<RequestState> state = m->state;
   m->requests.reserve(2);
-  engine_.submit(std::move(m));
-  *request = std::make_unique<MpiRequest>(state, engine_, counters_, key);
+  *result = std::move(m);
   return Status::success();
 }
 

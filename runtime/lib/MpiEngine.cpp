@@ -1,4 +1,4 @@
-//===- MpiEngine.cpp - the thread that owns every MPI call ----------------===//
+//===- MpiEngine.cpp - the runtime's MPI calls and their progress ---------===//
 
 #include "MpiEngine.h"
 
@@ -13,6 +13,23 @@
 namespace seqpar {
 namespace rt {
 namespace detail {
+
+namespace {
+/// Tag of the agreement check's messages (the ring shift uses its own).
+constexpr int kCheckTag = 0x5ec;
+} // namespace
+
+#ifndef SEQPAR_RUNTIME_HAVE_MPI
+/// "OMPI_COMM_WORLD_SIZE=2" when a launcher started more than one process
+/// (Open MPI's mpirun, or a PMI launcher: MPICH, Slurm), else "".
+std::string launchedProcesses() {
+  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char *value = std::getenv(name))
+      if (std::atol(value) > 1)
+        return std::string(name) + "=" + value;
+  return "";
+}
+#endif
 
 MpiEngine::MpiEngine() {
   const char *env = std::getenv("SEQPAR_PROGRESS_INTERVAL_US");
@@ -51,7 +68,7 @@ Status MpiEngine::start(double timeoutSeconds) {
 void MpiEngine::stop() {
   if (!thread_.joinable())
     return;
-  push(Task{nullptr, nullptr, true});
+  push(Task{nullptr, nullptr, nullptr, true});
   thread_.join();
 }
 
@@ -59,12 +76,85 @@ void MpiEngine::push(Task task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(task));
+    ++pending_;
   }
   cv_.notify_one();
 }
 
+bool MpiEngine::claimDirect() {
+  if (!directAllowed_ || onMpiThread())
+    return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (direct_ || pending_ > 0)
+    return false;
+  direct_ = true;
+  return true;
+}
+
+void MpiEngine::finish(RequestState &state, double now) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --pending_;
+  }
+  {
+    std::lock_guard<std::mutex> lock(state.mutex);
+    state.done = true;
+    state.completedAt = now;
+  }
+  state.cv.notify_all();
+}
+
+void MpiEngine::releaseDirect() {
+  bool queued;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    direct_ = false;
+    queued = !queue_.empty();
+  }
+  if (queued) // tasks pushed meanwhile; otherwise let the thread sleep
+    cv_.notify_one();
+}
+
+void MpiEngine::awaitRequests(MpiOp &op) {
+  Backoff backoff;
+  for (;;) {
+    int flag = 1;
+    if (!op.requests.empty())
+      MPI_Testall(static_cast<int>(op.requests.size()), op.requests.data(),
+                  &flag, MPI_STATUSES_IGNORE);
+    if (flag)
+      return;
+    checkTimeout(op, monotonicSeconds());
+    backoff.pause();
+  }
+}
+
+bool MpiEngine::runDirect(MpiOp &op) {
+  if (!claimDirect())
+    return false;
+  if (op.checkComm != MPI_COMM_NULL) {
+    op.signature.setOnCallingThread(true);
+    postCheck(op);
+    awaitRequests(op);
+    op.checking = false;
+    op.requests.clear();
+    verifyAgreement(op);
+    op.blocking = std::all_of(
+        op.gathered.begin(), op.gathered.end(),
+        [](const OpSignature &s) { return s.onCallingThread(); });
+  }
+  op.post(op);
+  awaitRequests(op);
+  if (op.complete)
+    op.complete(op);
+  if (op.record)
+    op.record(op, monotonicSeconds() - op.startTime);
+  releaseDirect();
+  return true;
+}
+
 void MpiEngine::submit(std::unique_ptr<MpiOp> op) {
-  push(Task{std::move(op), nullptr, false});
+  push(Task{std::move(op), nullptr, nullptr, false});
 }
 
 void MpiEngine::runSync(const std::function<void()> &fn,
@@ -73,18 +163,13 @@ void MpiEngine::runSync(const std::function<void()> &fn,
     fn();
     return;
   }
+  if (claimDirect()) {
+    fn();
+    releaseDirect();
+    return;
+  }
   auto state = std::make_shared<RequestState>();
-  std::function<void()> copy = fn;
-  push(Task{nullptr,
-            [copy, state] {
-              copy();
-              {
-                std::lock_guard<std::mutex> lock(state->mutex);
-                state->done = true;
-              }
-              state->cv.notify_all();
-            },
-            false});
+  push(Task{nullptr, fn, state, false});
   std::unique_lock<std::mutex> lock(state->mutex);
   double limit = timeout();
   if (!state->cv.wait_for(lock, std::chrono::duration<double>(limit),
@@ -106,14 +191,16 @@ void MpiEngine::runCollective(MPI_Comm comm, uint64_t *sequence,
   op->sequence = sequence;
   op->signature = signature;
   op->groupLabel = groupLabel;
-  op->description = description;
+  op->describe = [description] { return description; };
   op->post = [fn = std::move(fn)](MpiOp &) {
     if (fn)
       fn();
   };
+  op->startTime = monotonicSeconds();
+  if (runDirect(*op))
+    return;
   auto state = std::make_shared<RequestState>();
   op->state = state;
-  op->startTime = monotonicSeconds();
   submit(std::move(op));
   waitFor(*state);
 }
@@ -186,9 +273,18 @@ void MpiEngine::loop() {
     if (finalized) {
       status = Status::error(StatusCode::Unavailable,
                              "init: MPI was already finalized in this process");
+#ifndef SEQPAR_RUNTIME_HAVE_MPI
+    } else if (std::string launch = launchedProcesses(); !launch.empty()) {
+      status = Status::error(
+          StatusCode::Unavailable,
+          "init: this runtime was built without MPI "
+          "(SEQPAR_RUNTIME_ENABLE_MPI=OFF) and runs a single process, but " +
+              launch + "; rebuild it with MPI");
+#endif
     } else if (initialized) {
       int provided = 0;
       MPI_Query_thread(&provided);
+      directAllowed_ = provided >= MPI_THREAD_MULTIPLE;
       if (provided < MPI_THREAD_MULTIPLE)
         status = Status::error(
             StatusCode::Unavailable,
@@ -198,19 +294,31 @@ void MpiEngine::loop() {
                 "); the runtime's progress thread needs MULTIPLE then, or let "
                 "the runtime initialize MPI");
     } else {
+      // SERIALIZED lets a caller make MPI calls while this thread makes
+      // none (runDirect); an MPI that offers only FUNNELED keeps every call
+      // on this thread.
       int provided = 0;
-      if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) !=
-          MPI_SUCCESS)
+      if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED,
+                          &provided) != MPI_SUCCESS)
         status = Status::error(StatusCode::Backend,
                                "init: MPI_Init_thread failed");
       else
         ownsMpi_ = true;
+      directAllowed_ = provided >= MPI_THREAD_SERIALIZED;
     }
     if (status.ok()) {
       MPI_Comm_rank(MPI_COMM_WORLD, &worldRank_);
       MPI_Comm_size(MPI_COMM_WORLD, &worldSize_);
       MPI_Comm_dup(MPI_COMM_WORLD, &controlComm_);
     }
+#ifdef __linux__
+    // Back-off sleeps of a few microseconds stay that short (the default
+    // timer slack would stretch each to ~50 us). This thread only. Its name
+    // shows in top/perf, and tests find it by it; named after MPI_Init so
+    // that the threads MPI starts there keep theirs.
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    prctl(PR_SET_NAME, "seqpar-mpi", 0UL, 0UL, 0UL);
+#endif
     std::lock_guard<std::mutex> lock(startMutex_);
     startStatus_ = status;
     started_ = true;
@@ -219,11 +327,6 @@ void MpiEngine::loop() {
       return;
   }
 
-#ifdef __linux__
-  // Back-off sleeps of a few microseconds stay that short (the default
-  // timer slack would stretch each to ~50 us). This thread only.
-  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-#endif
   Backoff backoff;
   unsigned seenWaitCalls = waitCalls_.load();
   bool stopping = false;
@@ -231,11 +334,13 @@ void MpiEngine::loop() {
     std::deque<Task> tasks;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      if (queue_.empty()) {
+      // While a caller owns MPI (runDirect), nothing is in flight here
+      // (claimDirect needs pending_ == 0): tasks queued meanwhile wait.
+      if (queue_.empty() || direct_) {
         if (active_.empty()) {
-          if (stopping)
+          if (stopping && queue_.empty())
             break;
-          cv_.wait(lock, [&] { return !queue_.empty(); });
+          cv_.wait(lock, [&] { return !queue_.empty() && !direct_; });
         } else if (waiters_.load() == 0) {
           cv_.wait_for(lock, std::chrono::microseconds(pollIntervalUs_), [&] {
             return !queue_.empty() || waiters_.load() > 0;
@@ -256,12 +361,14 @@ void MpiEngine::loop() {
       backoff.reset();
     seenWaitCalls = waitCalls;
     for (Task &task : tasks) {
-      if (task.stop)
+      if (task.stop) {
         stopping = true;
-      else if (task.fn)
+      } else if (task.fn) {
         task.fn();
-      else
+        finish(*task.done, monotonicSeconds());
+      } else {
         begin(std::move(task.op));
+      }
     }
     if (active_.empty())
       continue;
@@ -299,14 +406,31 @@ void MpiEngine::begin(std::unique_ptr<MpiOp> op) {
 
 void MpiEngine::postCheck(MpiOp &op) {
   op.signature.setSequence(static_cast<int64_t>((*op.sequence)++));
-  int size = 1;
+  int size = 1, rank = 0;
   MPI_Comm_size(op.checkComm, &size);
+  MPI_Comm_rank(op.checkComm, &rank);
   op.gathered.assign(static_cast<size_t>(size), OpSignature());
+  op.gathered[static_cast<size_t>(rank)] = op.signature;
   op.checking = true;
-  op.requests.push_back(MPI_REQUEST_NULL);
-  MPI_Iallgather(op.signature.words, OpSignature::kWords, MPI_INT64_T,
-                 op.gathered.data(), OpSignature::kWords, MPI_INT64_T,
-                 op.checkComm, &op.requests.back());
+  // Point-to-point rather than MPI_Iallgather: no schedule of a
+  // nonblocking collective to build per call, one message each way in a
+  // group of two. Messages of one sender are matched in order (MPI's
+  // non-overtaking rule), so check k always meets check k.
+  op.requests.reserve(op.requests.size() + 2 * static_cast<size_t>(size - 1));
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == rank)
+      continue;
+    op.requests.push_back(MPI_REQUEST_NULL);
+    MPI_Irecv(op.gathered[static_cast<size_t>(peer)].words, OpSignature::kWords,
+              MPI_INT64_T, peer, kCheckTag, op.checkComm, &op.requests.back());
+  }
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == rank)
+      continue;
+    op.requests.push_back(MPI_REQUEST_NULL);
+    MPI_Isend(op.signature.words, OpSignature::kWords, MPI_INT64_T, peer,
+              kCheckTag, op.checkComm, &op.requests.back());
+  }
 }
 
 void MpiEngine::verifyAgreement(const MpiOp &op) {
@@ -364,34 +488,32 @@ bool MpiEngine::poll() {
       op.record(op, now - op.startTime);
     std::shared_ptr<RequestState> state = op.state;
     active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
-    {
-      std::lock_guard<std::mutex> lock(state->mutex);
-      state->done = true;
-      state->completedAt = now;
-    }
-    state->cv.notify_all();
+    finish(*state, now);
   }
   return progressed;
 }
 
 void MpiEngine::checkTimeouts() {
   double now = monotonicSeconds();
-  double limit = timeout();
   for (const OpList *list : {&active_, &held_})
-    for (const auto &op : *list) {
-      if (now - op->startTime <= limit)
-        continue;
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%g", limit);
-      std::string waiting =
-          op->checking ? "; not every member of " + op->groupLabel +
-                             " has reached this call (one skipped it or "
-                             "waits in another)"
-                       : "";
-      abortOnTimeout("timeout: collective did not complete within " +
-                     std::string(buf) + " s (SEQPAR_COLLECTIVE_TIMEOUT): " +
-                     op->description + waiting + "; aborting all ranks");
-    }
+    for (const auto &op : *list)
+      checkTimeout(*op, now);
+}
+
+void MpiEngine::checkTimeout(const MpiOp &op, double now) {
+  double limit = timeout();
+  if (now - op.startTime <= limit)
+    return;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", limit);
+  std::string waiting =
+      op.checking ? "; not every member of " + op.groupLabel +
+                        " has reached this call (one skipped it or waits in "
+                        "another)"
+                  : "";
+  abortOnTimeout("timeout: collective did not complete within " +
+                 std::string(buf) + " s (SEQPAR_COLLECTIVE_TIMEOUT): " +
+                 op.describe() + waiting + "; aborting all ranks");
 }
 
 } // namespace detail

@@ -1,12 +1,16 @@
-//===- MpiEngine.h - the thread that owns every MPI call --------*- C++ -*-===//
+//===- MpiEngine.h - the runtime's MPI calls and their progress -*- C++ -*-===//
 //
-// Design (README.md "Progress thread"): one dedicated thread initializes MPI,
-// makes every MPI call of the runtime, and finalizes MPI. Callers enqueue
-// operations; the thread posts them in queue order as nonblocking MPI calls
-// (so collectives reach MPI in program order on every rank), then keeps
-// calling MPI_Test on all of them while the callers compute. That is what
-// makes asynchronous transfers progress between runtime calls (OpenMPI makes
-// no progress outside MPI calls). The same loop enforces the timeout.
+// Design (README.md "Progress thread"): a collective that its caller waits
+// for at once (a blocking collective, a barrier, a control operation) runs
+// on the calling thread when nothing else is queued or in flight: its
+// agreement check, its MPI call and its completion are made there, with no
+// hand-off to another thread (MPI_THREAD_SERIALIZED: one thread at a time
+// owns MPI). Everything else goes through one dedicated thread, which
+// initializes MPI, posts queued operations in queue order as nonblocking MPI
+// calls (so collectives reach MPI in program order on every rank), keeps
+// calling MPI_Test on them while the callers compute (OpenMPI makes no
+// progress outside MPI calls), and finalizes MPI. The same loops enforce the
+// timeout.
 //
 // Agreement check (README "Agreement check"): an operation may name a
 // communicator on which every member first all-gathers a fixed-size
@@ -16,12 +20,12 @@
 // after the previous operation's own MPI calls: every rank initiates calls
 // on it in the same order.
 //
-// Polling policy: while some caller is blocked in wait(), the thread polls
-// with an exponential back-off (Backoff in Layout.h: yields for 1 ms, then
-// sleeps up to 1 ms); otherwise it polls with a short sleep
-// (SEQPAR_PROGRESS_INTERVAL_US, default 50 us) so it does not steal a core
-// from the computation; with nothing in flight it sleeps on a condition
-// variable.
+// Polling policy: a waiting thread polls with an exponential back-off
+// (Backoff in Layout.h: polls without pausing for 1 ms, then sleeps up to
+// 1 ms). The progress thread, while no caller waits, polls with a short
+// sleep (SEQPAR_PROGRESS_INTERVAL_US, default 50 us) so it does not steal a
+// core from the computation; with nothing in flight it sleeps on a
+// condition variable.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,9 +55,11 @@ struct RequestState {
   double completedAt = -1; ///< monotonicSeconds() at completion
 };
 
-/// One operation for the engine. `post` runs on the MPI thread: it may pack
-/// or convert data and must start nonblocking MPI calls, appending their
-/// requests. `complete` runs on the MPI thread once all requests finished
+/// One operation for the engine. `post` runs on the thread that owns MPI
+/// (the MPI thread, or the caller in MpiEngine::runDirect): it may pack or
+/// convert data and must start nonblocking MPI calls, appending their
+/// requests, or, when `blocking` is set, may make the blocking MPI call
+/// instead. `complete` runs on that thread once all requests finished
 /// (unpacking, narrowing). `record` then runs (counters), and the state is
 /// marked done.
 struct MpiOp {
@@ -62,19 +68,26 @@ struct MpiOp {
   std::function<void(MpiOp &, double seconds)> record;
   std::vector<MPI_Request> requests;
   std::unique_ptr<char[]> scratchA, scratchB, scratchC;
-  std::string description; ///< for the timeout message
+  /// Names the operation in the timeout message (built only then: a
+  /// description per call would cost microseconds of formatting).
+  std::function<std::string()> describe;
   double startTime = 0;    ///< monotonicSeconds() at submission
   std::shared_ptr<RequestState> state;
 
   /// Agreement check before `post` (none when checkComm is null): every
   /// member of checkComm contributes `signature`, numbered from *sequence
-  /// (the communicator's call counter, touched on the MPI thread only).
+  /// (the communicator's call counter, touched by the thread that owns
+  /// MPI only).
   MPI_Comm checkComm = MPI_COMM_NULL;
   uint64_t *sequence = nullptr;
   OpSignature signature;
   std::string groupLabel; ///< "grid=[2] axes=[0]", for the mismatch message
   std::vector<OpSignature> gathered;
   bool checking = false;
+  /// Every member runs this operation on its calling thread (each signature
+  /// says so): `post` uses the blocking MPI call, which matches only
+  /// blocking calls on the other members.
+  bool blocking = false;
 };
 
 class MpiEngine {
@@ -87,14 +100,23 @@ public:
   void stop();
   /// Queues `op` (startTime and state must be set).
   void submit(std::unique_ptr<MpiOp> op);
-  /// Runs `fn` on the MPI thread and waits. If it has not returned after the
-  /// timeout, aborts the job with a message naming `what`. For local MPI
-  /// calls; collective ones go through runCollective.
+  /// Runs `op` (its agreement check, post, completion and record; not its
+  /// state) on the calling thread if no other operation is queued or in
+  /// flight and MPI allows it (MPI_THREAD_SERIALIZED or above); the engine
+  /// makes no MPI call meanwhile. Returns false, having done nothing,
+  /// otherwise: the caller then submits it. Subject to the timeout.
+  bool runDirect(MpiOp &op);
+  /// Runs `fn` while it owns MPI: on the calling thread when nothing is
+  /// queued or in flight, else on the MPI thread, waiting for it; there, if
+  /// it has not returned after the timeout, aborts the job with a message
+  /// naming `what`. For local MPI calls; collective ones go through
+  /// runCollective.
   void runSync(const std::function<void()> &fn, const std::string &what);
-  /// Runs `fn` (blocking MPI calls on `comm`, may be empty) on the MPI thread
-  /// once every member of `comm` has passed the agreement check on
-  /// `signature`, and waits for it. The wait is subject to the timeout, whose
-  /// message names `description`. Not from the MPI thread.
+  /// Runs `fn` (blocking MPI calls on `comm`, may be empty) once every member
+  /// of `comm` has passed the agreement check on `signature`, on the calling
+  /// thread (runDirect) or else on the MPI thread, and waits for it. The wait
+  /// is subject to the timeout, whose message names `description`. Not from
+  /// the MPI thread.
   void runCollective(MPI_Comm comm, uint64_t *sequence,
                      const OpSignature &signature,
                      const std::string &groupLabel,
@@ -125,7 +147,8 @@ public:
 private:
   struct Task {
     std::unique_ptr<MpiOp> op;
-    std::function<void()> fn;
+    std::function<void()> fn;        ///< runSync: run, then mark `done`
+    std::shared_ptr<RequestState> done;
     bool stop = false;
   };
   using OpList = std::vector<std::unique_ptr<MpiOp>>;
@@ -143,6 +166,16 @@ private:
                                    int exitCode);
   bool poll();
   void checkTimeouts();
+  /// Aborts the job with the timeout message if `op` is overdue.
+  void checkTimeout(const MpiOp &op, double now);
+  /// Polls `op`'s requests with the back-off until they complete.
+  void awaitRequests(MpiOp &op);
+  /// Takes MPI for the calling thread (runDirect) if nothing is pending.
+  bool claimDirect();
+  void releaseDirect();
+  /// Ends a task: no longer pending (before its waiter wakes, so that the
+  /// waiter's next collective may run on its own thread), then `state` done.
+  void finish(RequestState &state, double now);
   /// "seqpar runtime: rank R: <message>" on stderr.
   void report(const std::string &message) const;
   /// MPI_Abort(MPI_COMM_WORLD, exitCode) (exit if MPI is gone).
@@ -153,10 +186,16 @@ private:
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<Task> queue_;
+  /// Tasks pushed and not yet finished (the stop task never finishes), and
+  /// whether a caller owns MPI (runDirect); both under mutex_.
+  int pending_ = 0;
+  bool direct_ = false;
+  /// MPI provides MPI_THREAD_SERIALIZED or above (set before start returns).
+  bool directAllowed_ = false;
   std::atomic<int> waiters_{0};
   std::atomic<unsigned> waitCalls_{0}; ///< restarts the back-off
   std::atomic<double> timeout_{kDefaultTimeoutSeconds};
-  // MPI thread only.
+  // Thread that owns MPI only.
   OpList active_; ///< posted (checking or transferring)
   OpList held_;   ///< waiting for an earlier check on their communicator
   MPI_Comm controlComm_ = MPI_COMM_NULL;

@@ -47,6 +47,20 @@ public:
   Status start(const CollectiveOp &op,
                std::unique_ptr<Request> *request) override {
     *request = nullptr;
+    Communicator *backend = nullptr;
+    Status status = route(op, &backend);
+    return status.ok() ? backend->start(op, request) : status;
+  }
+
+  Status run(const CollectiveOp &op) override {
+    Communicator *backend = nullptr;
+    Status status = route(op, &backend);
+    return status.ok() ? backend->run(op) : status;
+  }
+
+private:
+  /// Validates `op` and picks the backend of its buffers.
+  Status route(const CollectiveOp &op, Communicator **backend) {
     Geometry geo;
     Status status = validate(op, info().size, &geo);
     if (!status.ok())
@@ -70,13 +84,14 @@ public:
         if (!status.ok())
           return status;
       }
-      return device_->start(op, request);
+      *backend = device_.get();
+      return Status::success();
     }
 #endif
-    return host_->start(op, request);
+    *backend = host_.get();
+    return Status::success();
   }
 
-private:
   std::unique_ptr<MpiCommunicator> host_;
   std::unique_ptr<Communicator> device_;
   Counters &counters_;

@@ -188,8 +188,9 @@ public:
   /// On error nothing was sent and `*request` is null.
   virtual Status start(const CollectiveOp &op,
                        std::unique_ptr<Request> *request) = 0;
-  /// start() then wait().
-  Status run(const CollectiveOp &op);
+  /// start() then wait(), which a backend may do on the calling thread
+  /// (the MPI backend does when nothing else is in flight).
+  virtual Status run(const CollectiveOp &op);
 };
 
 /// Counter of one (collective kind, communicator). Bytes per ringBytesSent.
@@ -231,12 +232,13 @@ struct Options {
   double timeoutSeconds = 0;
 };
 
-/// Process-wide runtime. All MPI calls are made by one progress thread that
-/// it owns (see README.md "Progress thread").
+/// Process-wide runtime. MPI calls are made by one progress thread that it
+/// owns, or by a caller of a blocking collective while nothing else is in
+/// flight (see README.md "Progress thread").
 class Runtime {
 public:
   /// Starts the progress thread and MPI (MPI_Init_thread with
-  /// MPI_THREAD_FUNNELED on that thread, unless the embedder already
+  /// MPI_THREAD_SERIALIZED on that thread, unless the embedder already
   /// initialized MPI with MPI_THREAD_MULTIPLE). Idempotent. Errors:
   /// Backend (MPI init failed), Unavailable (MPI initialized by the embedder
   /// below MPI_THREAD_MULTIPLE).
@@ -270,8 +272,11 @@ public:
 
   /// Barrier over the world (subject to the timeout).
   Status barrier();
-  /// Runs `fn` on the thread that owns MPI and waits for it: the way for an
-  /// embedder to make its own MPI calls when MPI is not MULTIPLE-threaded.
+  /// Runs `fn` while it owns MPI and waits for it: the way for an embedder
+  /// to make its own MPI calls when MPI is not MULTIPLE-threaded. It runs on
+  /// the calling thread when nothing else is in flight (without the
+  /// timeout then, like any MPI call the embedder makes), else on the
+  /// progress thread (subject to the timeout).
   Status runOnMpiThread(const std::function<void()> &fn);
 
   double timeoutSeconds() const;

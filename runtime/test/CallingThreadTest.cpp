@@ -1,0 +1,132 @@
+//===- CallingThreadTest.cpp - blocking collectives on the calling thread -===//
+//
+// README "Progress thread": a blocking collective with nothing else in
+// flight runs on its caller's thread (no hand-off to the progress thread,
+// which cost ~40 us and whole scheduler time slices on a loaded core); with
+// asynchronous operations in flight it goes through the progress thread,
+// and the members agree on the blocking or nonblocking MPI call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checks.h"
+
+#include <dirent.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+using namespace seqpar::rt;
+using namespace seqpar::rt::test;
+
+namespace {
+
+/// Context switches (voluntary + involuntary) of this process's thread named
+/// `name`, or -1 if there is none (Linux /proc).
+long contextSwitches(const std::string &name) {
+  DIR *dir = opendir("/proc/self/task");
+  if (!dir)
+    return -1;
+  long result = -1;
+  while (dirent *entry = readdir(dir)) {
+    std::string task = std::string("/proc/self/task/") + entry->d_name;
+    std::ifstream comm(task + "/comm");
+    std::string threadName;
+    if (!std::getline(comm, threadName) || threadName != name)
+      continue;
+    std::ifstream status(task + "/status");
+    std::string line;
+    result = 0;
+    while (std::getline(status, line))
+      if (line.find("ctxt_switches:") != std::string::npos)
+        result += std::stol(line.substr(line.find(':') + 1));
+  }
+  closedir(dir);
+  return result;
+}
+
+// Tests that blocking collectives with nothing in flight leave the progress
+// thread asleep: 200 all-gathers switch it in and out fewer than 20 times.
+// When they were handed to it, each woke it at least once (>= 200).
+TEST(CallingThread, BlockingCollectivesDoNotWakeTheProgressThread) {
+  Communicator *c = worldComm();
+  Buffer in(DType::F32, 64), out(DType::F32, 64 * worldSize());
+  in.fill(worldRank());
+  CollectiveOp op =
+      CollectiveOp::allGather(DType::F32, in.data(), out.data(), {64}, 0);
+  ASSERT_TRUE(c->run(op).ok()); // the communicator exists
+  ASSERT_TRUE(rt().barrier().ok());
+  long before = contextSwitches("seqpar-mpi");
+  ASSERT_GE(before, 0) << "no thread named seqpar-mpi in this process";
+  const int calls = 200;
+  for (int i = 0; i < calls; ++i)
+    ASSERT_TRUE(c->run(op).ok());
+  long switches = contextSwitches("seqpar-mpi") - before;
+  std::printf("[calling thread] rank %d: %d blocking all_gathers, progress "
+              "thread switched %ld times\n",
+              worldRank(), calls, switches);
+  EXPECT_LT(switches, calls / 10);
+  expectAll(out, [&](int64_t i) { return value(i % 64, int(i / 64)); },
+            "all_gather on the calling thread");
+}
+
+// Tests a blocking collective that one rank makes while it has an
+// asynchronous one in flight (so it goes through the progress thread, with
+// MPI's nonblocking call) and the other ranks make with nothing in flight (on
+// their own threads): the members must all use the nonblocking form (the
+// blocking and nonblocking collectives of MPI do not match), and every
+// result must be right. Also a blocking collective behind an asynchronous
+// one on the same communicator.
+TEST(CallingThread, MixedWithAsynchronousInFlight) {
+  Communicator *a = worldComm();
+  Communicator *b = comm({1, worldSize()}, {1}); // the same ranks
+  int64_t t = worldSize();
+  int r = worldRank();
+  Buffer x(DType::F32, 6), xOut(DType::F32, 6 * t);
+  Buffer y(DType::F32, 8), yOut(DType::F32, 8);
+  Buffer z(DType::BF16, 4 * t), zOut(DType::BF16, 4);
+  x.fill(r);
+  y.fill(r);
+  z.fill(r);
+  CollectiveOp gather =
+      CollectiveOp::allGather(DType::F32, x.data(), xOut.data(), {2, 3}, 1);
+  CollectiveOp reduce = CollectiveOp::allReduce(DType::F32, Reduction::Sum,
+                                                y.data(), yOut.data(), {8});
+  CollectiveOp scatter = CollectiveOp::reduceScatter(
+      DType::BF16, Reduction::Sum, z.data(), zOut.data(), {4 * t}, 0);
+  ASSERT_TRUE(a->run(gather).ok()); // both communicators exist
+  ASSERT_TRUE(b->run(reduce).ok());
+  for (int round = 0; round < 20; ++round) {
+    std::unique_ptr<Request> pending;
+    if (r == 0) {
+      // b's all-reduce in flight while a's all-gather and b's
+      // reduce-scatter are made blocking.
+      ASSERT_TRUE(b->start(reduce, &pending).ok());
+      ASSERT_TRUE(a->run(gather).ok());
+      ASSERT_TRUE(b->run(scatter).ok());
+      ASSERT_TRUE(pending->wait().ok());
+    } else {
+      ASSERT_TRUE(a->run(gather).ok());
+      ASSERT_TRUE(b->run(reduce).ok());
+      ASSERT_TRUE(b->run(scatter).ok());
+    }
+    expectAll(xOut, [&](int64_t o) {
+      int64_t row = o / (3 * t), col = o % (3 * t);
+      return value(row * 3 + col % 3, int(col / 3));
+    }, "all_gather");
+    expectAll(yOut, [&](int64_t i) {
+      float sum = 0;
+      for (int w = 0; w < t; ++w)
+        sum += value(i, w);
+      return sum;
+    }, "all_reduce");
+    expectAll(zOut, [&](int64_t i) {
+      float sum = 0;
+      for (int w = 0; w < t; ++w)
+        sum += value(r * 4 + i, w);
+      return sum;
+    }, "reduce_scatter");
+  }
+}
+
+} // namespace
