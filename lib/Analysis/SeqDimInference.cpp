@@ -36,7 +36,7 @@ void mlir::seqpar::collectSeqParAttentionTokens(
 namespace {
 
 /// The token digit of one value: dim `dim` holds outer * length * inner
-/// elements, the tokens at stride `inner` (SeqDim's convention).
+/// elements, the tokens at stride `inner` (StridedDim's convention).
 struct Digit {
   Value value;
   int64_t dim;

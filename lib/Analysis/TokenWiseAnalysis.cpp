@@ -48,7 +48,7 @@ TokenWiseAnalysis::TokenWiseAnalysis(func::FuncOp func,
                                      ArrayRef<int64_t> argSeqDims)
     : func(func), argSeqDims(argSeqDims) {}
 
-std::optional<SeqDim> TokenWiseAnalysis::getSeqDim(Value value) const {
+std::optional<StridedDim> TokenWiseAnalysis::getSeqDim(Value value) const {
   auto it = seqDims.find(value);
   if (it == seqDims.end())
     return std::nullopt;
@@ -60,12 +60,7 @@ const TokenWiseInfo &TokenWiseAnalysis::getInfo(Operation *op) const {
   return it == infos.end() ? noSequence : it->second;
 }
 
-int64_t TokenWiseAnalysis::getOuter(Value value, SeqDim seqDim) const {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getDimSize(seqDim.dim) / (seqLen * seqDim.inner);
-}
-
-void TokenWiseAnalysis::setSeqDim(Value value, SeqDim seqDim) {
+void TokenWiseAnalysis::setSeqDim(Value value, StridedDim seqDim) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   // Only static dims that really hold the whole sequence digit qualify.
   if (!type || seqDim.dim < 0 || seqDim.inner <= 0 ||
@@ -73,6 +68,7 @@ void TokenWiseAnalysis::setSeqDim(Value value, SeqDim seqDim) {
       type.isDynamicDim(seqDim.dim) ||
       type.getDimSize(seqDim.dim) % (seqLen * seqDim.inner) != 0)
     return;
+  seqDim.outer = type.getDimSize(seqDim.dim) / (seqLen * seqDim.inner);
   seqDims[value] = seqDim;
 }
 
@@ -105,7 +101,7 @@ LogicalResult TokenWiseAnalysis::run() {
     return success();
   for (auto [index, dim] : llvm::enumerate(argSeqDims))
     if (dim >= 0)
-      seqDims[func.getArgument(index)] = SeqDim{dim, 1};
+      seqDims[func.getArgument(index)] = StridedDim{dim, 1};
   for (Operation &op : func.getBody().front()) {
     TokenWiseInfo info = classify(&op);
     if (info.kind != Kind::NoSequence)
@@ -131,15 +127,15 @@ static TokenWiseInfo notTokenWise(Kind kind, const Twine &reason) {
 /// sequence where their init map puts L.
 static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
                                     const TokenWiseAnalysis &analysis,
-                                    SmallVectorImpl<SeqDim> &resultDims) {
+                                    SmallVectorImpl<StridedDim> &resultDims) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   TokenWiseInfo info;
   info.kind = Kind::TokenWise;
-  std::optional<SeqDim> loopSeq;
+  std::optional<StridedDim> loopSeq;
   std::string mixReason;
   for (OpOperand &operand : op->getOpOperands()) {
-    std::optional<SeqDim> seq = analysis.getSeqDim(operand.get());
+    std::optional<StridedDim> seq = analysis.getSeqDim(operand.get());
     if (!seq)
       continue;
     AffineMap map = maps[operand.getOperandNumber()];
@@ -192,8 +188,8 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   for (OpOperand &init : op.getDpsInitsMutable()) {
     int64_t position = info.operandDims[init.getOperandNumber()];
     resultDims.push_back(parallel && position >= 0
-                             ? SeqDim{position, loopSeq->inner}
-                             : SeqDim{});
+                             ? StridedDim{position, loopSeq->inner}
+                             : StridedDim{});
     if (position < 0 && resultReason.empty())
       resultReason = "result #" + std::to_string(resultDims.size() - 1) +
                      " does not keep the sequence dim";
@@ -271,10 +267,14 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
                         "has regions that use a sequence-carrying value");
 
   auto operandSeq = [&](unsigned index) { return getSeqDim(op->getOperand(index)); };
+  auto readsTokens = [&](unsigned index, StridedDim seq) {
+    std::optional<StridedDim> operand = operandSeq(index);
+    return operand && operand->sameDigit(seq);
+  };
 
   // Linalg (named and generic).
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-    SmallVector<SeqDim> resultDims;
+    SmallVector<StridedDim> resultDims;
     TokenWiseInfo info = classifyLinalg(linalgOp, *this, resultDims);
     for (auto [result, seq] : llvm::zip(op->getResults(), resultDims))
       if (seq.dim >= 0)
@@ -288,11 +288,11 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
   // The first `count` operands (concat's inputs, insert_slice's source and
   // destination) hold the sequence as `seq` where they hold it at all: they
   // get its dim; else the reason for the first that does not.
-  auto sameSeqOperands = [&](SeqDim seq,
+  auto sameSeqOperands = [&](StridedDim seq,
                              unsigned count) -> std::optional<TokenWiseInfo> {
     for (unsigned i = 0; i < count; ++i) {
-      std::optional<SeqDim> other = operandSeq(i);
-      if (other && !(*other == seq))
+      std::optional<StridedDim> other = operandSeq(i);
+      if (other && !other->sameDigit(seq))
         return notTokenWise(Kind::NotTokenWise,
                             "operand #" + Twine(i) +
                                 " carries the sequence in another dim");
@@ -308,7 +308,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
                      op->hasTrait<OpTrait::ResultsBroadcastableShape>();
   if (elementwise && op->getNumResults() == 1) {
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    std::optional<SeqDim> seq;
+    std::optional<StridedDim> seq;
     for (unsigned i = 0; i < op->getNumOperands(); ++i)
       if ((seq = operandSeq(i)))
         break;
@@ -321,8 +321,8 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       if (type.getRank() != resultType.getRank())
         return notTokenWise(Kind::Unknown,
                             "operand #" + Twine(i) + " has another rank");
-      std::optional<SeqDim> other = operandSeq(i);
-      if (other && !(*other == *seq))
+      std::optional<StridedDim> other = operandSeq(i);
+      if (other && !other->sameDigit(*seq))
         return notTokenWise(Kind::NotTokenWise,
                             "operand #" + Twine(i) +
                                 " carries the sequence in another dim");
@@ -338,7 +338,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
 
   return TypeSwitch<Operation *, TokenWiseInfo>(op)
       .Case<tensor::CollapseShapeOp>([&](tensor::CollapseShapeOp collapse) {
-        SeqDim seq = *operandSeq(0);
+        StridedDim seq = *operandSeq(0);
         auto srcType = collapse.getSrcType();
         for (auto [group, dims] :
              llvm::enumerate(collapse.getReassociationIndices())) {
@@ -349,12 +349,12 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
             if (d > seq.dim)
               inner *= srcType.getDimSize(d);
           info.operandDims[0] = seq.dim;
-          setSeqDim(collapse.getResult(), SeqDim{(int64_t)group, inner});
+          setSeqDim(collapse.getResult(), StridedDim{(int64_t)group, inner});
         }
         return info;
       })
       .Case<tensor::ExpandShapeOp>([&](tensor::ExpandShapeOp expand) {
-        SeqDim seq = *operandSeq(0);
+        StridedDim seq = *operandSeq(0);
         auto resultType = expand.getResultType();
         ReassociationIndices dims =
             expand.getReassociationIndices()[seq.dim];
@@ -367,13 +367,13 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
                               "splits the sequence across several dims");
         info.operandDims[0] = seq.dim;
         setSeqDim(expand.getResult(),
-                  SeqDim{dims[found->first], found->second});
+                  StridedDim{dims[found->first], found->second});
         return info;
       })
       .Case<tensor::ExtractSliceOp>([&](tensor::ExtractSliceOp slice) {
         if (!operandSeq(0))
           return notTokenWise(Kind::Unknown, "sequence in a slice index");
-        SeqDim seq = *operandSeq(0);
+        StridedDim seq = *operandSeq(0);
         if (!spansWholeDim(slice, seq.dim,
                            slice.getSourceType().getDimSize(seq.dim)))
           return notTokenWise(Kind::NotTokenWise,
@@ -383,14 +383,14 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         for (int64_t d = 0; d < seq.dim; ++d)
           resultDim += dropped.test(d) ? 0 : 1;
         info.operandDims[0] = seq.dim;
-        setSeqDim(slice.getResult(), SeqDim{resultDim, seq.inner});
+        setSeqDim(slice.getResult(), StridedDim{resultDim, seq.inner});
         return info;
       })
       .Case<tensor::InsertSliceOp>([&](tensor::InsertSliceOp insert) {
         // Token-wise when the slice spans the whole sequence dim of a
         // destination of the same rank (tosa.concat on another dim lowers
         // to such inserts).
-        std::optional<SeqDim> seq =
+        std::optional<StridedDim> seq =
             operandSeq(1) ? operandSeq(1) : operandSeq(0);
         if (!seq)
           return notTokenWise(Kind::Unknown, "sequence in a slice index");
@@ -406,7 +406,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         return info;
       })
       .Case<tensor::ConcatOp>([&](tensor::ConcatOp concat) {
-        std::optional<SeqDim> seq;
+        std::optional<StridedDim> seq;
         for (unsigned i = 0; i < op->getNumOperands() && !seq; ++i)
           seq = operandSeq(i);
         if (static_cast<int64_t>(concat.getDim()) == seq->dim)
@@ -423,19 +423,19 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
                             "reads single elements by index");
       })
       .Case<tosa::TransposeOp>([&](tosa::TransposeOp transpose) {
-        SeqDim seq = *operandSeq(0);
+        StridedDim seq = *operandSeq(0);
         info.operandDims[0] = seq.dim;
         for (auto [resultDim, inputDim] :
              llvm::enumerate(transpose.getPerms()))
           if (inputDim == seq.dim)
             setSeqDim(transpose.getResult(),
-                      SeqDim{(int64_t)resultDim, seq.inner});
+                      StridedDim{(int64_t)resultDim, seq.inner});
         return info;
       })
       .Case<tosa::ReshapeOp>([&](tosa::ReshapeOp reshape) {
         if (!operandSeq(0))
           return notTokenWise(Kind::Unknown, "sequence in a shape operand");
-        SeqDim seq = *operandSeq(0);
+        StridedDim seq = *operandSeq(0);
         auto srcType = cast<RankedTensorType>(reshape.getInput1().getType());
         auto resultType = cast<RankedTensorType>(reshape.getType());
         if (!srcType.hasStaticShape() || !resultType.hasStaticShape())
@@ -450,13 +450,13 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
           return notTokenWise(Kind::NotTokenWise,
                               "splits the sequence across several dims");
         info.operandDims[0] = seq.dim;
-        setSeqDim(reshape.getResult(), SeqDim{found->first, found->second});
+        setSeqDim(reshape.getResult(), StridedDim{found->first, found->second});
         return info;
       })
       .Case<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
             tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(
           [&](auto reduce) {
-            SeqDim seq = *operandSeq(0);
+            StridedDim seq = *operandSeq(0);
             if (static_cast<int64_t>(reduce.getAxis()) == seq.dim)
               return notTokenWise(Kind::NotTokenWise,
                                   "reduces over the sequence");
@@ -467,7 +467,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<tosa::MatMulOp>([&](tosa::MatMulOp matmul) {
         // [N, H, W] x [N, W, C]: tokens along H of A, or along the batch N
         // of both.
-        std::optional<SeqDim> a = operandSeq(0), b = operandSeq(1);
+        std::optional<StridedDim> a = operandSeq(0), b = operandSeq(1);
         if (!a || a->dim == 2 || (b && (b->dim != 0 || a->dim != 0 ||
                                         b->inner != a->inner)))
           return notTokenWise(Kind::NotTokenWise,
@@ -482,7 +482,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<tensor::PadOp>([&](tensor::PadOp pad) {
         if (!operandSeq(0))
           return notTokenWise(Kind::Unknown, "sequence in a padding amount");
-        SeqDim seq = *operandSeq(0);
+        StridedDim seq = *operandSeq(0);
         ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
         if (low[seq.dim] != 0 || high[seq.dim] != 0)
           return notTokenWise(Kind::NotTokenWise, "pads the sequence dim");
@@ -495,7 +495,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<linalg::SoftmaxOp>([&](linalg::SoftmaxOp softmax) {
         if (!operandSeq(0))
           return notTokenWise(Kind::Unknown, "sequence only in the init");
-        SeqDim seq = *operandSeq(0);
+        StridedDim seq = *operandSeq(0);
         setSeqDim(softmax.getResult()[0], seq);
         if (static_cast<int64_t>(softmax.getDimension()) == seq.dim)
           return notTokenWise(Kind::NotTokenWise,
@@ -515,11 +515,11 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<AttentionOp>([&](AttentionOp attention) {
         // Every query reads every key: not token-wise, but the output keeps
         // the queries' sequence dim (context parallelism rewrites the op).
-        SeqDim tokens{2, 1};
-        if (operandSeq(0) == tokens)
+        StridedDim tokens{2, 1};
+        if (readsTokens(0, tokens))
           setSeqDim(attention.getResult(), tokens);
         for (unsigned i = 0; i < 3; ++i)
-          if (operandSeq(i) == tokens)
+          if (readsTokens(i, tokens))
             info.operandDims[i] = 2;
         TokenWiseInfo mixing = notTokenWise(
             Kind::NotTokenWise, "attends across the sequence");
@@ -529,8 +529,8 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<AttentionBlockOp, AttentionMergeOp>([&](Operation *attention) {
         // Context parallelism's block ops: out and LSE follow the queries'
         // (or the first partial's) tokens; not token-wise.
-        SeqDim tokens{2, 1};
-        if (operandSeq(0) == tokens)
+        StridedDim tokens{2, 1};
+        if (readsTokens(0, tokens))
           for (Value result : attention->getResults())
             setSeqDim(result, tokens);
         return notTokenWise(Kind::NotTokenWise,

@@ -8,6 +8,8 @@
 
 #include "seqpar/Plan/Plan.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -254,7 +256,8 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
       double full = tokens * width * e;
       cost.tpCommSeconds += (training ? 2 : 1) * 2 * (t - 1) *
                             (link.alpha + full / t / link.beta);
-      cost.bytesSent += (training ? 2 : 1) * 2 * full * (t - 1) / t;
+      cost.bytesSent += (training ? 2 : 1) *
+                        estimateBytesSent(CollectiveKind::AllReduce, full, t);
     }
   }
 
@@ -274,15 +277,16 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
     if (u > 1) {
       Link link = axisLink(hw, devices, 1, u);
       double local = tokens * (2 * heads + 2 * kvHeads) * d * e;
-      seconds += mirrored *
-                 (4 * (u - 1) * link.alpha + local * (u - 1) / u / link.beta);
-      bytes += mirrored * local * (u - 1) / u;
+      double sent = estimateBytesSent(CollectiveKind::AllToAll, local, u);
+      seconds += mirrored * (4 * (u - 1) * link.alpha + sent / link.beta);
+      bytes += mirrored * sent;
     }
     if (cfg.strategy == "all-gather") {
       Link link = axisLink(hw, devices, 1, cfg.cp);
-      seconds +=
-          mirrored * (2 * (c - 1) * link.alpha + kvChunk * (c - 1) / link.beta);
-      bytes += mirrored * kvChunk * (c - 1);
+      double sent =
+          estimateBytesSent(CollectiveKind::AllGather, kvChunk * c, c);
+      seconds += mirrored * (2 * (c - 1) * link.alpha + sent / link.beta);
+      bytes += mirrored * sent;
     } else if (ring > 1) {
       Link link = axisLink(hw, devices, u, int64_t(ring));
       double stepCompute = attention / hw.matmulFlops / layers / ring;
@@ -291,10 +295,12 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
                std::max(0.0, link.alpha + chunk / link.beta - compute);
       };
       seconds += exposed(kvChunk, stepCompute);
-      bytes += kvChunk * (ring - 1);
+      bytes +=
+          (ring - 1) * estimateBytesSent(CollectiveKind::Shift, kvChunk, ring);
       if (training) {
         seconds += exposed(2 * kvChunk, 2 * stepCompute);
-        bytes += 2 * kvChunk * (ring - 1);
+        bytes += (ring - 1) *
+                 estimateBytesSent(CollectiveKind::Shift, 2 * kvChunk, ring);
       }
     }
     cost.cpCommSeconds = seconds * layers;

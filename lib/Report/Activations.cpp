@@ -2,6 +2,8 @@
 
 #include "seqpar/Report/Activations.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -79,22 +81,6 @@ Value mlir::seqpar::storageRoot(Value value) {
     value = source;
   }
   return value;
-}
-
-std::optional<int64_t> mlir::seqpar::checkedBytes(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !isa<RankedTensorType, MemRefType>(type) ||
-      !shaped.hasStaticShape())
-    return 0;
-  Type elem = shaped.getElementType();
-  int64_t bits = 64; // index and anything else: a 64-bit word
-  if (elem.isIntOrFloat())
-    bits = elem.getIntOrFloatBitWidth();
-  std::optional<int64_t> bytes = (bits + 7) / 8;
-  for (int64_t size : shaped.getShape())
-    if (bytes)
-      bytes = llvm::checkedMul(*bytes, size);
-  return bytes;
 }
 
 int64_t mlir::seqpar::tensorBytes(Type type) {

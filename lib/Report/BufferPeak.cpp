@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/Report/Activations.h"
 #include "seqpar/Report/Report.h"

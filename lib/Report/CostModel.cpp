@@ -2,6 +2,7 @@
 
 #include "seqpar/Report/Activations.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Report/Report.h"
@@ -13,20 +14,17 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::seqpar;
 
 namespace {
 
-enum class Kind { AllReduce, AllGather, ReduceScatter, AllToAll, Shift };
-
 /// The collective's kind, grid, axes and input; false for other ops.
-bool describe(Operation *op, Kind &kind, FlatSymbolRefAttr &grid,
+bool describe(Operation *op, CollectiveKind &kind, FlatSymbolRefAttr &grid,
               ArrayRef<int16_t> &axes, Value &input, int64_t &offset) {
   offset = 0;
-  auto set = [&](Kind k, StringRef name, ArrayRef<int16_t> a, Value in) {
+  auto set = [&](CollectiveKind k, StringRef name, ArrayRef<int16_t> a,
+                 Value in) {
     kind = k;
     grid = FlatSymbolRefAttr::get(op->getContext(), name);
     axes = a;
@@ -34,24 +32,33 @@ bool describe(Operation *op, Kind &kind, FlatSymbolRefAttr &grid,
     return true;
   };
   if (auto o = dyn_cast<shard::AllReduceOp>(op))
-    return set(Kind::AllReduce, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::AllReduce, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<shard::AllGatherOp>(op))
-    return set(Kind::AllGather, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::AllGather, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<shard::ReduceScatterOp>(op))
-    return set(Kind::ReduceScatter, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::ReduceScatter, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<shard::AllToAllOp>(op))
-    return set(Kind::AllToAll, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::AllToAll, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<AllReduceStartOp>(op))
-    return set(Kind::AllReduce, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::AllReduce, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<AllGatherStartOp>(op))
-    return set(Kind::AllGather, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::AllGather, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<ReduceScatterStartOp>(op))
-    return set(Kind::ReduceScatter, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::ReduceScatter, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<AllToAllStartOp>(op))
-    return set(Kind::AllToAll, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::AllToAll, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   if (auto o = dyn_cast<ShiftStartOp>(op)) {
     offset = o.getOffset();
-    return set(Kind::Shift, o.getGrid(), o.getGridAxes(), o.getInput());
+    return set(CollectiveKind::Shift, o.getGrid(), o.getGridAxes(),
+               o.getInput());
   }
   return false;
 }
@@ -105,7 +112,7 @@ int64_t bodyFlops(linalg::LinalgOp op) {
 } // namespace
 
 std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
-  Kind kind;
+  CollectiveKind kind;
   FlatSymbolRefAttr gridName;
   ArrayRef<int16_t> axes;
   Value input;
@@ -127,27 +134,15 @@ std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
     return std::nullopt;
   if (t < 1)
     return cost;
-  // The runtime's counting (runtime/lib/Layout.cpp ringBytesSent), with N
-  // the all-gather's output or the others' input.
-  std::optional<int64_t> inputBytes = checkedBytes(input.getType());
-  __int128 n = inputBytes.value_or(0), bytes = 0;
-  switch (kind) {
-  case Kind::AllReduce:
-    bytes = 2 * n * (t - 1) / t;
-    break;
-  case Kind::AllGather:
-    bytes = n * t * (t - 1) / t;
-    break;
-  case Kind::ReduceScatter:
-  case Kind::AllToAll:
-    bytes = n * (t - 1) / t;
-    break;
-  case Kind::Shift:
-    bytes = offset % t == 0 ? 0 : n;
-    break;
-  }
-  cost.fits = inputBytes && bytes <= std::numeric_limits<int64_t>::max();
-  cost.bytes = cost.fits ? static_cast<int64_t>(bytes) : 0;
+  // N is the all-gather's output, the others' input (the runtime's counters'
+  // convention).
+  std::optional<int64_t> n = checkedBytes(input.getType());
+  if (n && kind == CollectiveKind::AllGather)
+    n = llvm::checkedMul(*n, t);
+  std::optional<int64_t> bytes =
+      n ? getBytesSent(kind, *n, t, offset) : std::nullopt;
+  cost.fits = bytes.has_value();
+  cost.bytes = bytes.value_or(0);
   return cost;
 }
 

@@ -3,6 +3,7 @@
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Report/Activations.h"
 
 #include "mlir/Support/DebugStringHelper.h"

@@ -14,6 +14,7 @@
 
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/IR/ShardingLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -79,6 +80,13 @@ private:
   /// Replaces one shard op by its across-rank meaning in every rank's map.
   LogicalResult simulateShardOp(OpBuilder &b, Operation *op);
 
+  /// Rank `r`'s ranges of the global indices of dim `dim` (global extent
+  /// `size`) of a value sharded by `s`.
+  FailureOr<SmallVector<IndexRange>> rangesOf(ShardingAttr s, int64_t dim,
+                                              int64_t size, int64_t r) {
+    return getGlobalRanges(s, dim, size, grid.getShape(), ArrayRef<int64_t>{r});
+  }
+
   /// The split dim of `s` (at most one on a 1-D grid), or -1.
   static int64_t getSplitDim(ShardingAttr s) {
     for (auto [d, ds] : llvm::enumerate(s.getDims()))
@@ -117,12 +125,11 @@ RankSimulator::getGlobalType(Type local, ShardingAttr s,
   if (ShapedType::isDynamic(size))
     return emitErr() << "split dim " << dim << " of " << local
                      << " must be static";
-  if ((ds.getKind() == SplitKind::grouped && size % ds.getGroups() != 0) ||
-      (ds.getKind() == SplitKind::zigzag && size % 2 != 0))
-    return emitErr() << "per-rank dim " << dim << " of " << local
-                     << " is not divisible into the pieces of " << s;
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] = size * t;
+  if (failed(rangesOf(s, dim, shape[dim], /*r=*/0)))
+    return emitErr() << "per-rank dim " << dim << " of " << local
+                     << " is not divisible into the pieces of " << s;
   return RankedTensorType::get(shape, type.getElementType(),
                                type.getEncoding());
 }
@@ -132,28 +139,13 @@ Value RankSimulator::cutPiece(OpBuilder &b, Location loc, Value global,
   int64_t dim = getSplitDim(s);
   if (dim < 0)
     return global;
-  DimShardingAttr ds = s.getDims()[dim];
   int64_t size = cast<RankedTensorType>(global.getType()).getDimSize(dim);
-  switch (ds.getKind()) {
-  case SplitKind::contiguous:
-    return sliceDim(b, loc, global, dim, r * (size / t), size / t);
-  case SplitKind::grouped: {
-    // [N groups of G]: rank r holds block r of every group.
-    int64_t n = ds.getGroups(), g = size / n, blk = g / t;
-    SmallVector<Value> pieces;
-    for (int64_t i = 0; i < n; ++i)
-      pieces.push_back(sliceDim(b, loc, global, dim, i * g + r * blk, blk));
-    return concatDim(b, loc, pieces, dim);
-  }
-  case SplitKind::zigzag: {
-    // 2t chunks: rank r holds chunks r and 2t-1-r.
-    int64_t c = size / (2 * t);
-    Value lo = sliceDim(b, loc, global, dim, r * c, c);
-    Value hi = sliceDim(b, loc, global, dim, (2 * t - 1 - r) * c, c);
-    return concatDim(b, loc, {lo, hi}, dim);
-  }
-  }
-  llvm_unreachable("unknown split kind");
+  // getGlobalType checked that the extent divides.
+  SmallVector<IndexRange> ranges = *rangesOf(s, dim, size, r);
+  SmallVector<Value> pieces;
+  for (IndexRange range : ranges)
+    pieces.push_back(sliceDim(b, loc, global, dim, range.start, range.size));
+  return concatDim(b, loc, pieces, dim);
 }
 
 Value RankSimulator::assemble(OpBuilder &b, Location loc,
@@ -161,30 +153,33 @@ Value RankSimulator::assemble(OpBuilder &b, Location loc,
   int64_t dim = getSplitDim(s);
   if (dim < 0)
     return pieces.front(); // Replicated: every rank holds the global value.
-  DimShardingAttr ds = s.getDims()[dim];
   int64_t local = cast<RankedTensorType>(pieces[0].getType()).getDimSize(dim);
-  switch (ds.getKind()) {
-  case SplitKind::contiguous:
-    return concatDim(b, loc, pieces, dim);
-  case SplitKind::grouped: {
-    int64_t n = ds.getGroups(), blk = local / n;
-    SmallVector<Value> blocks;
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t r = 0; r < t; ++r)
-        blocks.push_back(sliceDim(b, loc, pieces[r], dim, i * blk, blk));
-    return concatDim(b, loc, blocks, dim);
+  // Every rank's ranges, each from its place in the rank's piece, put in
+  // global order.
+  struct Part {
+    IndexRange global;
+    Value piece;
+    int64_t localStart;
+  };
+  SmallVector<Part> parts;
+  for (auto [r, piece] : llvm::enumerate(pieces)) {
+    int64_t at = 0;
+    SmallVector<IndexRange> ranges = *rangesOf(s, dim, local * t, r);
+    for (IndexRange range : ranges) {
+      parts.push_back({range, piece, at});
+      at += range.size;
+    }
   }
-  case SplitKind::zigzag: {
-    int64_t c = local / 2;
-    SmallVector<Value> chunks;
-    for (int64_t j = 0; j < 2 * t; ++j)
-      chunks.push_back(
-          j < t ? sliceDim(b, loc, pieces[j], dim, 0, c)
-                : sliceDim(b, loc, pieces[2 * t - 1 - j], dim, c, c));
-    return concatDim(b, loc, chunks, dim);
-  }
-  }
-  llvm_unreachable("unknown split kind");
+  llvm::sort(parts, [](const Part &x, const Part &y) {
+    return x.global.start < y.global.start;
+  });
+  SmallVector<Value> blocks;
+  for (const Part &part : parts)
+    blocks.push_back(part.global.size == local
+                         ? part.piece
+                         : sliceDim(b, loc, part.piece, dim, part.localStart,
+                                    part.global.size));
+  return concatDim(b, loc, blocks, dim);
 }
 
 FailureOr<Value> RankSimulator::combine(OpBuilder &b, Operation *op,

@@ -41,12 +41,11 @@ struct TestTokenWisePass
         break;
       case TokenWiseInfo::Kind::TokenWise: {
         remark << "token-wise";
-        if (std::optional<SeqDim> seq = analysis.getSeqDim(op.getResult(0))) {
+        if (std::optional<StridedDim> seq =
+                analysis.getSeqDim(op.getResult(0))) {
           remark << " along dim " << seq->dim;
-          if (seq->inner != 1 ||
-              analysis.getOuter(op.getResult(0), *seq) != 1)
-            remark << " (flattened: outer "
-                   << analysis.getOuter(op.getResult(0), *seq) << ", inner "
+          if (seq->inner != 1 || seq->outer != 1)
+            remark << " (flattened: outer " << seq->outer << ", inner "
                    << seq->inner << ")";
         }
         if (info.seqLoop >= 0)

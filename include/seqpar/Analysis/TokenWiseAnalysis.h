@@ -10,6 +10,8 @@
 #ifndef SEQPAR_ANALYSIS_TOKENWISEANALYSIS_H
 #define SEQPAR_ANALYSIS_TOKENWISEANALYSIS_H
 
+#include "seqpar/Analysis/StridedDim.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -19,21 +21,6 @@
 #include <string>
 
 namespace mlir::seqpar {
-
-/// Where the sequence lives in a ranked tensor value.
-///
-/// The tensor dim `dim` holds `outer * seqLen * inner` elements (global,
-/// unsharded sizes): the sequence digit has stride `inner` within the dim.
-/// A plain [b, s, h] value has dim = 1, inner = 1; a value flattened as
-/// [b*s, h] has dim = 0, inner = 1 (outer = b); [s*b, h] has dim = 0,
-/// inner = b.
-struct SeqDim {
-  int64_t dim = -1;
-  int64_t inner = 1;
-  bool operator==(const SeqDim &other) const {
-    return dim == other.dim && inner == other.inner;
-  }
-};
 
 /// Classification of one op.
 struct TokenWiseInfo {
@@ -86,24 +73,24 @@ public:
   /// the argument sequence dims are inconsistent or dynamic.
   LogicalResult run();
 
-  /// Sequence dim of `value`, if it carries the sequence.
-  std::optional<SeqDim> getSeqDim(Value value) const;
+  /// Where the sequence lives in `value` (StridedDim with extent s), if it
+  /// carries the sequence.
+  std::optional<StridedDim> getSeqDim(Value value) const;
   /// Classification of a top-level op of the function body.
   const TokenWiseInfo &getInfo(Operation *op) const;
   /// Global sequence length (elements), or -1 when no argument carries one.
   int64_t getSeqLen() const { return seqLen; }
-  /// Number of elements of dim `seqDim.dim` of `value` outside the sequence
-  /// digit and above it (`outer` in SeqDim's doc).
-  int64_t getOuter(Value value, SeqDim seqDim) const;
 
 private:
   TokenWiseInfo classify(Operation *op);
-  void setSeqDim(Value value, SeqDim seqDim);
+  /// Records `seqDim` (its outer from `value`'s type) if the dim holds the
+  /// whole sequence digit.
+  void setSeqDim(Value value, StridedDim seqDim);
 
   func::FuncOp func;
   SmallVector<int64_t> argSeqDims;
   int64_t seqLen = -1;
-  llvm::DenseMap<Value, SeqDim> seqDims;
+  llvm::DenseMap<Value, StridedDim> seqDims;
   llvm::DenseMap<Operation *, TokenWiseInfo> infos;
   TokenWiseInfo noSequence;
 };

@@ -24,11 +24,6 @@ llvm::DenseSet<Value> findActivations(func::FuncOp func);
 /// here: a slice is its own tensor.
 Value storageRoot(Value value);
 
-/// Bytes of a static ranked tensor or memref (elements x ceil(bits / 8);
-/// index and other elements: 8), 0 when dynamic, unranked or not shaped,
-/// and nullopt when the count does not fit in int64.
-std::optional<int64_t> checkedBytes(Type type);
-
 /// Bytes of a ranked tensor (checkedBytes; 0 for memrefs). Callers have
 /// checked with checkFiguresFit (Report.h) that it fits.
 int64_t tensorBytes(Type type);

@@ -68,10 +68,8 @@ struct LayerPartition {
 };
 LayerPartition partitionLayers(func::FuncOp func);
 
-/// One collective op: calls and bytes this rank sends (docs/semantics.md §5,
-/// ring algorithms, N = bytes of the full tensor, t = ranks in the group):
-/// all-reduce 2N(t-1)/t, all-gather and reduce-scatter N(t-1)/t, all-to-all
-/// (t-1)/t of the local tensor, a ring shift the whole local tensor.
+/// One collective op: calls and bytes this rank sends (getBytesSent in
+/// seqpar/Analysis/ByteCounts.h, docs/semantics.md §5).
 struct CollectiveCost {
   std::string kind; // "all_reduce", "all_gather", ...
   std::string axes; // grid axes, "[1]" or "[1,2]"

@@ -2,6 +2,8 @@
 
 #include "seqpar/Conversion/LLVMCommon/LLVMCallUtils.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
@@ -54,7 +56,7 @@ Value mlir::seqpar::getBufferAddress(OpBuilder &b, Location loc,
   auto type = cast<MemRefType>(memref.getType());
   Value address =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  int64_t elemBytes = getElementBytes(type.getElementType());
   // Offset in elements: static from the layout, else from the metadata.
   SmallVector<int64_t> strides;
   int64_t offset = 0;

@@ -14,30 +14,23 @@ int64_t mlir::seqpar::getGroupRank(ArrayRef<int16_t> axes,
   return rank;
 }
 
-FailureOr<SmallVector<int64_t>>
-mlir::seqpar::getGlobalIndices(ShardingAttr sharding, int64_t dim,
-                               int64_t globalSize, ArrayRef<int64_t> gridShape,
-                               ArrayRef<int64_t> coords) {
-  SmallVector<int64_t> indices;
+FailureOr<SmallVector<IndexRange>>
+mlir::seqpar::getGlobalRanges(ShardingAttr sharding, int64_t dim,
+                              int64_t globalSize, ArrayRef<int64_t> gridShape,
+                              ArrayRef<int64_t> coords) {
   DimShardingAttr split = sharding.getDimSharding(dim);
-  if (!split) {
-    for (int64_t i = 0; i < globalSize; ++i)
-      indices.push_back(i);
-    return indices;
-  }
+  if (!split)
+    return SmallVector<IndexRange>{{0, globalSize}};
   int64_t n = 1;
   for (int16_t axis : split.getAxes())
     n *= gridShape[axis];
   int64_t k = getGroupRank(split.getAxes(), gridShape, coords);
-  auto append = [&](int64_t start, int64_t size) {
-    for (int64_t i = 0; i < size; ++i)
-      indices.push_back(start + i);
-  };
+  SmallVector<IndexRange> ranges;
   switch (split.getKind()) {
   case SplitKind::contiguous:
     if (globalSize % n != 0)
       return failure();
-    append(k * (globalSize / n), globalSize / n);
+    ranges.push_back({k * (globalSize / n), globalSize / n});
     break;
   case SplitKind::grouped: {
     int64_t groups = split.getGroups();
@@ -45,18 +38,33 @@ mlir::seqpar::getGlobalIndices(ShardingAttr sharding, int64_t dim,
       return failure();
     int64_t groupSize = globalSize / groups, block = groupSize / n;
     for (int64_t g = 0; g < groups; ++g)
-      append(g * groupSize + k * block, block);
+      ranges.push_back({g * groupSize + k * block, block});
     break;
   }
   case SplitKind::zigzag: {
     if (globalSize % (2 * n) != 0)
       return failure();
     int64_t chunk = globalSize / (2 * n);
-    append(k * chunk, chunk);
-    append((2 * n - 1 - k) * chunk, chunk);
+    ranges.push_back({k * chunk, chunk});
+    ranges.push_back({(2 * n - 1 - k) * chunk, chunk});
     break;
   }
   }
+  return ranges;
+}
+
+FailureOr<SmallVector<int64_t>>
+mlir::seqpar::getGlobalIndices(ShardingAttr sharding, int64_t dim,
+                               int64_t globalSize, ArrayRef<int64_t> gridShape,
+                               ArrayRef<int64_t> coords) {
+  FailureOr<SmallVector<IndexRange>> ranges =
+      getGlobalRanges(sharding, dim, globalSize, gridShape, coords);
+  if (failed(ranges))
+    return failure();
+  SmallVector<int64_t> indices;
+  for (IndexRange range : *ranges)
+    for (int64_t i = 0; i < range.size; ++i)
+      indices.push_back(range.start + i);
   return indices;
 }
 

@@ -2,7 +2,8 @@
 //
 // The index arithmetic of #seqpar.sharding (docs/semantics.md §2) on concrete
 // numbers, shared by everything that cuts per-rank values from global ones
-// or assembles them back: seqpar-run (host buffers) and tests.
+// or assembles them back: seqpar-run (host buffers) and the rank simulator
+// (seqpar-test-simulate-ranks, tensor slices).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,12 +22,26 @@ int64_t getGroupRank(llvm::ArrayRef<int16_t> axes,
                      llvm::ArrayRef<int64_t> gridShape,
                      llvm::ArrayRef<int64_t> coords);
 
-/// For dim `dim` of a value sharded by `sharding`, the global index of every
-/// local position (in local order), on the process with coordinates
-/// `coords`. `globalSize` is the global extent of the dim. Contiguous: block
-/// k of n; `groups N`: block k of each of the N groups, concatenated;
-/// zigzag: chunks k and 2n-1-k of 2n (k = the rank in the dim's axes group,
-/// n = the group size). Fails when the extent does not divide.
+/// `size` consecutive global indices from `start`.
+struct IndexRange {
+  int64_t start = 0;
+  int64_t size = 0;
+};
+
+/// For dim `dim` of a value sharded by `sharding`, the ranges of global
+/// indices the process with coordinates `coords` holds, in local order.
+/// `globalSize` is the global extent of the dim. Unsplit: the whole dim;
+/// contiguous: block k of n; `groups N`: block k of each of the N groups,
+/// concatenated; zigzag: chunks k and 2n-1-k of 2n (k = the rank in the
+/// dim's axes group, n = the group size). Fails when the extent does not
+/// divide.
+llvm::FailureOr<llvm::SmallVector<IndexRange>>
+getGlobalRanges(ShardingAttr sharding, int64_t dim, int64_t globalSize,
+                llvm::ArrayRef<int64_t> gridShape,
+                llvm::ArrayRef<int64_t> coords);
+
+/// getGlobalRanges element by element: the global index of every local
+/// position, in local order.
 llvm::FailureOr<llvm::SmallVector<int64_t>>
 getGlobalIndices(ShardingAttr sharding, int64_t dim, int64_t globalSize,
                  llvm::ArrayRef<int64_t> gridShape,

@@ -59,8 +59,8 @@ static std::string whyNotLocal(Operation *op,
   if (isa<tosa::ReshapeOp>(op))
     return "is a tosa.reshape (lower tosa to linalg first)";
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
-    SeqDim seq = *analysis.getSeqDim(dropout.getInput());
-    if (analysis.getOuter(dropout.getInput(), seq) != 1)
+    StridedDim seq = *analysis.getSeqDim(dropout.getInput());
+    if (seq.outer != 1)
       return "is a dropout whose sequence is flattened into a larger dim";
   }
   return "";
@@ -106,7 +106,7 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   SmallVector<BlockArgument> shardedArgs;
   bool needsPad = seqLen % pieces != 0;
   for (BlockArgument arg : func.getArguments()) {
-    std::optional<SeqDim> seq = analysis.getSeqDim(arg);
+    std::optional<StridedDim> seq = analysis.getSeqDim(arg);
     if (!seq)
       continue;
     // An empty argument has no tokens to shard (its slices would be empty).
@@ -213,21 +213,21 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   // before the rewrite changes them.
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
   struct GatherUses {
-    SeqDim seq;
+    StridedDim seq;
     SmallVector<OpOperand *> uses;
   };
   llvm::MapVector<Value, GatherUses> gatherUses;
-  SmallVector<std::pair<unsigned, SeqDim>> shardedResults;
+  SmallVector<std::pair<unsigned, StridedDim>> shardedResults;
   for (Value value : sharded) {
     if (wholeArgs.contains(value))
       continue; // Its other users read it whole.
-    SeqDim seq = *analysis.getSeqDim(value);
+    StridedDim seq = *analysis.getSeqDim(value);
     for (OpOperand &use : value.getUses()) {
       Operation *user = body.findAncestorOpInBlock(*use.getOwner());
       if (user == use.getOwner() && localOps.contains(user))
         continue;
       if (user == returnOp.getOperation() && !padded && seq.inner == 1 &&
-          analysis.getOuter(value, seq) == 1) {
+          seq.outer == 1) {
         shardedResults.push_back({use.getOperandNumber(), seq});
         continue;
       }
@@ -243,7 +243,7 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   for (BlockArgument arg : shardedArgs) {
     if (padded)
       break; // Token-wise users localize them.
-    SeqDim seq = *analysis.getSeqDim(arg);
+    StridedDim seq = *analysis.getSeqDim(arg);
     arg.setType(
         builder.localType(cast<RankedTensorType>(arg.getType()), seq.dim));
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());

@@ -9,6 +9,7 @@
 
 #include "DistributedAttention.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -40,7 +41,7 @@ std::string mlir::seqpar::whyNotDistributable(AttentionOp op,
                                               const TokenWiseAnalysis &analysis,
                                               const DenseSet<Value> &sharded) {
   for (Value operand : {op.getQuery(), op.getKey(), op.getValue()}) {
-    std::optional<SeqDim> seq = analysis.getSeqDim(operand);
+    std::optional<StridedDim> seq = analysis.getSeqDim(operand);
     if (!sharded.contains(operand) || !seq || seq->dim != 2 || seq->inner != 1)
       return "is an attention whose query, key and value do not all carry "
              "the sharded sequence at dim 2 of [b, a, s, d]";
@@ -66,11 +67,6 @@ LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op, int64_t numRanks,
                         << ") and key/value heads (" << kvHeads
                         << ") divisible by the " << numRanks
                         << " Ulysses ranks; " << fallback;
-}
-
-static int64_t bytesOf(Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  return type.getNumElements() * (type.getElementTypeBitWidth() / 8);
 }
 
 namespace {
@@ -99,6 +95,12 @@ public:
 
 private:
   using Partial = AttentionPartial;
+  /// Counts one transfer: a collective of `kind` over `ranks` ranks whose N
+  /// (getBytesSent) is the bytes of `type`.
+  void count(CollectiveKind kind, Type type, int64_t ranks) {
+    stats.bytesSent += getBytesSent(kind, type, ranks);
+    ++stats.transfers;
+  }
   /// attention_block of `q` against `k`/`v` with the given positions.
   Partial block(OpBuilder &ob, Value q, Value k, Value v, Value qPos,
                 Value kvPos);
@@ -402,8 +404,7 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
     if (step + 1 < ringRanks) {
       auto shift = [&](Value input) -> Value {
         auto type = cast<RankedTensorType>(input.getType());
-        stats.bytesSent += bytesOf(input);
-        ++stats.transfers;
+        count(CollectiveKind::Shift, type, ringRanks);
         return ShiftStartOp::create(
             b, loc, RequestType::get(b.getContext(), type), shards.getGrid(),
             axisAttr(ringAxis), input, b.getI64IntegerAttr(1));
@@ -441,8 +442,7 @@ Value AttentionBuilder::allGatherKV() {
         shard::AllGatherOp::create(b, loc, type.clone(shape), shards.getGrid(),
                                    b.getDenseI16ArrayAttr(shards.getGridAxes()),
                                    input, b.getIndexAttr(2)));
-    stats.bytesSent += bytesOf(input) * (numRanks - 1);
-    ++stats.transfers;
+    count(CollectiveKind::AllGather, type.clone(shape), numRanks);
   }
   Value qPos = SequenceShardBuilder::positionTensor(
       b, loc, localLen, [&](OpBuilder &nb, Location nl, Value i) {
@@ -457,8 +457,7 @@ Value AttentionBuilder::toHeads(Value input) {
   SmallVector<int64_t> shape(type.getShape());
   shape[1] /= ulyssesRanks;
   shape[2] *= ulyssesRanks;
-  stats.bytesSent += bytesOf(input) * (ulyssesRanks - 1) / ulyssesRanks;
-  ++stats.transfers;
+  count(CollectiveKind::AllToAll, type, ulyssesRanks);
   return shard::AllToAllOp::create(b, loc, type.clone(shape), shards.getGrid(),
                                    axisAttr(ulyssesAxis), input,
                                    b.getIndexAttr(1), b.getIndexAttr(2))
@@ -523,8 +522,7 @@ Value AttentionBuilder::ulyssesThenRing(
     out = swapChunks(out, 2, ulyssesRanks);
   if (ulyssesRanks == 1)
     return out;
-  stats.bytesSent += bytesOf(out) * (ulyssesRanks - 1) / ulyssesRanks;
-  ++stats.transfers;
+  count(CollectiveKind::AllToAll, out.getType(), ulyssesRanks);
   return shard::AllToAllOp::create(b, loc, op.getQuery().getType(),
                                    shards.getGrid(), axisAttr(ulyssesAxis), out,
                                    b.getIndexAttr(2), b.getIndexAttr(1))

@@ -78,12 +78,12 @@ void SequenceParallelPass::runOnOperation() {
 /// "dim 0 of 'tensor<30x64xf32>', which flattens 2 sequences of 15 tokens":
 /// where `value` holds the sequence, saying so when the dim holds more than
 /// the sequence (an [b*s, h] or [s*b, h] view).
-static std::string describeSeqDim(Value value, SeqDim seq,
+static std::string describeSeqDim(Value value, StridedDim seq,
                                   const TokenWiseAnalysis &analysis) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "dim " << seq.dim << " of '" << value.getType() << "'";
-  int64_t outer = analysis.getOuter(value, seq);
+  int64_t outer = seq.outer;
   if (outer == 1 && seq.inner == 1)
     return text;
   os << ", which flattens ";
@@ -162,7 +162,7 @@ SequenceParallelPass::runOnFunction(func::FuncOp func,
   if ((seqLen % numRanks != 0 || numRanks > seqLen) &&
       !plan.shardedValues.empty()) {
     Value culprit = plan.shardedValues.front().first;
-    SeqDim seq = *analysis.getSeqDim(culprit);
+    StridedDim seq = *analysis.getSeqDim(culprit);
     Location at = culprit.getLoc();
     std::string where = describeSeqDim(culprit, seq, analysis);
     if (numRanks > seqLen)

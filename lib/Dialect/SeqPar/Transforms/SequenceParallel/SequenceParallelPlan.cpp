@@ -154,8 +154,8 @@ Placement SequenceParallelPlan::place(Operation *op,
     return Placement::NeedsAllTokens;
   }
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
-    SeqDim seq = *analysis.getSeqDim(dropout.getInput());
-    if (analysis.getOuter(dropout.getInput(), seq) != 1) {
+    StridedDim seq = *analysis.getSeqDim(dropout.getInput());
+    if (seq.outer != 1) {
       reason = "a dropout whose sequence is flattened into a larger dim: "
                "a shard is not a box of the global tensor, so the mask "
                "cannot be keyed by position";
@@ -176,7 +176,7 @@ void SequenceParallelPlan::build() {
   };
   if (inputSharded) {
     for (BlockArgument arg : func.getArguments()) {
-      std::optional<SeqDim> seq = analysis.getSeqDim(arg);
+      std::optional<StridedDim> seq = analysis.getSeqDim(arg);
       ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
       if (seq && seq->inner == 1 && !tpLocal.contains(arg) &&
           (!sharding || canSplitFurther(sharding, seq->dim)))
@@ -212,12 +212,12 @@ void SequenceParallelPlan::build() {
       const TokenWiseInfo &info = analysis.getInfo(&op);
       auto linalgOp = cast<linalg::LinalgOp>(op);
       for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
-        std::optional<SeqDim> seq = analysis.getSeqDim(op.getOperand(index));
+        std::optional<StridedDim> seq =
+            analysis.getSeqDim(op.getOperand(index));
         if (dim < 0 || !seq)
           continue;
         reductionOps[&op] =
-            PartialReduction{ids.front(), *getCombiner(linalgOp), *seq,
-                             analysis.getOuter(op.getOperand(index), *seq)};
+            PartialReduction{ids.front(), *getCombiner(linalgOp), *seq};
         break;
       }
       continue;

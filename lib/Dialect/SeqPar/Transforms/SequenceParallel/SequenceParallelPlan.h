@@ -47,9 +47,8 @@ enum class Placement {
 struct PartialReduction {
   unsigned component;
   shard::ReductionKind kind;
-  /// The sequence loop's layout in the operands (inner stride, outer extent).
-  SeqDim seq;
-  int64_t outer;
+  /// The sequence loop's layout in the operands.
+  StridedDim seq;
 };
 
 /// One connected set of sequence-sharded ops.

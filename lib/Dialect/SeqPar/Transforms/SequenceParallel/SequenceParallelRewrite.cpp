@@ -26,7 +26,7 @@ static void rewritePartialReduction(Operation *op,
   auto linalgOp = cast<linalg::LinalgOp>(op);
   builder.localizeOperands(op, info, plan.analysis, reduction.seq.inner,
                            localValues);
-  builder.offsetPositions(op, info, reduction.outer, reduction.seq.inner);
+  builder.offsetPositions(op, info, reduction.seq.outer, reduction.seq.inner);
   // A sum must count its init once: reduce the shard from zero and add the
   // init after the all-reduce (unless it is a zero fill). Max and min are
   // idempotent and keep their init.
@@ -124,7 +124,7 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
   Block &body = func.getBody().front();
   struct Boundary {
     Value value;
-    SeqDim seq;
+    StridedDim seq;
     SmallVector<OpOperand *> uses;
   };
   SmallVector<Boundary> boundaries;
@@ -147,7 +147,7 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     auto arg = dyn_cast<BlockArgument>(value);
     if (!arg)
       continue;
-    SeqDim seq = *analysis.getSeqDim(arg);
+    StridedDim seq = *analysis.getSeqDim(arg);
     arg.setType(
         builder.localType(cast<RankedTensorType>(arg.getType()), seq.dim));
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
@@ -165,7 +165,7 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     if (auto root = dyn_cast<shard::AllReduceOp>(op);
         root && rewrittenRoots.contains(root)) {
       OpBuilder b(root);
-      SeqDim seq = *analysis.getSeqDim(root.getResult());
+      StridedDim seq = *analysis.getSeqDim(root.getResult());
       Value input = root.getInput();
       // A root whose input is itself sharded (an input-sharded argument):
       // gather it here; its boundary use dies with the root.
@@ -210,7 +210,7 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
   for (Boundary &boundary : boundaries) {
     Value value = boundary.value;
-    SeqDim seq = boundary.seq;
+    StridedDim seq = boundary.seq;
     ArrayRef<OpOperand *> uses = boundary.uses;
     SmallVector<OpOperand *> toGather;
     // A result stays sharded only when its sharding attribute can say so:

@@ -2,10 +2,15 @@
 
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -272,7 +277,7 @@ Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
 }
 
 Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
-                                          Value partial, SeqDim seq) {
+                                          Value partial, StridedDim seq) {
   auto type = cast<RankedTensorType>(partial.getType());
   int64_t outer = outerOf(type, seq.dim, seq.inner);
   Value source =
@@ -292,7 +297,7 @@ Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
 }
 
 Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
-                                      SeqDim seq) {
+                                      StridedDim seq) {
   auto type = cast<RankedTensorType>(local.getType());
   // Locally the sequence digit has ceil(s/t) elements.
   int64_t outer = type.getDimSize(seq.dim) / (localSeqLen * seq.inner);
@@ -333,17 +338,18 @@ Value SequenceShardBuilder::gatherChunks(OpBuilder &b, Location loc,
   return tensor::ConcatOp::create(b, loc, axis, chunks);
 }
 
-static int64_t tensorBytes(RankedTensorType type) {
-  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
-}
-
 int64_t SequenceShardBuilder::allReduceBytes(RankedTensorType global) const {
-  return 2 * tensorBytes(global) * (numRanks - 1) / numRanks;
+  return getBytesSent(CollectiveKind::AllReduce, global, numRanks);
 }
 
 int64_t
 SequenceShardBuilder::gatherOrScatterBytes(RankedTensorType global) const {
-  // The collective moves the padded tensor (s' tokens instead of s).
-  return tensorBytes(global) / seqLen * paddedSeqLen * (numRanks - 1) /
-         numRanks;
+  // Both move the padded tensor (s' tokens instead of s), N for both.
+  std::optional<int64_t> padded = checkedBytes(global);
+  if (padded)
+    padded = llvm::checkedMul(*padded / seqLen, paddedSeqLen);
+  std::optional<int64_t> sent =
+      padded ? getBytesSent(CollectiveKind::AllGather, *padded, numRanks)
+             : std::nullopt;
+  return sent.value_or(std::numeric_limits<int64_t>::max());
 }

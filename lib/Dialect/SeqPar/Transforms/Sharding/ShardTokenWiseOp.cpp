@@ -25,7 +25,7 @@ void SequenceShardBuilder::localizeOperands(
       continue;
     // A reshape's operand has its own (dim, inner): the tokens of
     // [s, b, h] are whole rows, those of its collapsed [s*b, h] b rows each.
-    std::optional<SeqDim> seq = analysis.getSeqDim(operand);
+    std::optional<StridedDim> seq = analysis.getSeqDim(operand);
     int64_t operandInner = seq && seq->dim == dim ? seq->inner : inner;
     op->setOperand(index,
                    localize(b, op->getLoc(), operand, dim, operandInner));
@@ -68,8 +68,8 @@ void SequenceShardBuilder::shardTokenWiseOp(Operation *op,
   const TokenWiseInfo &info = analysis.getInfo(op);
   OpBuilder b(op);
   Location loc = op->getLoc();
-  SeqDim resultSeq = *analysis.getSeqDim(op->getResult(0));
-  int64_t loopOuter = analysis.getOuter(op->getResult(0), resultSeq);
+  StridedDim resultSeq = *analysis.getSeqDim(op->getResult(0));
+  int64_t loopOuter = resultSeq.outer;
   auto originalType = cast<RankedTensorType>(op->getResult(0).getType());
 
   localizeOperands(op, info, analysis, resultSeq.inner, localValues);

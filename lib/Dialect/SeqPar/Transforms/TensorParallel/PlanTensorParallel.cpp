@@ -50,16 +50,16 @@ public:
   void apply(const TPBlockPlan &plan);
 
 private:
-  RankedTensorType localType(Value v, TPSplit s) const {
+  RankedTensorType localType(Value v, StridedDim s) const {
     auto type = cast<RankedTensorType>(v.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape[s.dim] /= numRanks;
     return type.clone(shape);
   }
   Value rebuild(OpBuilder &b, Value global, RankedTensorType type);
-  Value sliceLocally(OpBuilder &b, Value global, TPSplit s);
+  Value sliceLocally(OpBuilder &b, Value global, StridedDim s);
   void updateShapeAttributes(Operation *op, const TPBlockPlan &plan);
-  ShardingAttr argSharding(TPSplit s) const;
+  ShardingAttr argSharding(StridedDim s) const;
 
   func::FuncOp func;
   FlatSymbolRefAttr grid;
@@ -70,7 +70,7 @@ private:
 
 } // namespace
 
-ShardingAttr TensorParallelRewriter::argSharding(TPSplit s) const {
+ShardingAttr TensorParallelRewriter::argSharding(StridedDim s) const {
   MLIRContext *ctx = grid.getContext();
   auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1);
   SmallVector<DimShardingAttr> dims(s.dim + 1, unsplit);
@@ -100,7 +100,7 @@ Value TensorParallelRewriter::rebuild(OpBuilder &b, Value global,
 }
 
 Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
-                                           TPSplit s) {
+                                           StridedDim s) {
   if (!rank) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&func.getBody().front());
@@ -161,7 +161,7 @@ void TensorParallelRewriter::updateShapeAttributes(Operation *op,
   auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
   if (!slice)
     return;
-  TPSplit s = plan.values.lookup(slice.getSource());
+  StridedDim s = plan.values.lookup(slice.getSource());
   auto globalSize = [&]() {
     // The source already has its per-rank type: one group is block/t.
     return slice.getSourceType().getDimSize(s.dim) * numRanks / s.outer;
@@ -178,7 +178,7 @@ void TensorParallelRewriter::updateShapeAttributes(Operation *op,
 
 void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
   OpBuilder b(func.getContext());
-  llvm::DenseMap<OpOperand *, TPSplit> rebuilt, sliced;
+  llvm::DenseMap<OpOperand *, StridedDim> rebuilt, sliced;
   for (auto [operand, s] : plan.rebuild)
     rebuilt[operand] = s;
   for (auto [operand, s] : plan.slice)

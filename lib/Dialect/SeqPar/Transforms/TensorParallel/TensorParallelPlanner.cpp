@@ -87,13 +87,13 @@ LogicalResult TensorParallelPlanner::fail(Operation *op,
   return failure();
 }
 
-LogicalResult TensorParallelPlanner::split(Value value, TPSplit s,
+LogicalResult TensorParallelPlanner::split(Value value, StridedDim s,
                                            Operation *at) {
   if (claimed.contains(value))
     return fail(at, "reaches a value already split by another block");
   auto it = result.values.find(value);
   if (it != result.values.end()) {
-    if (it->second == s)
+    if (it->second.samePieces(s))
       return success();
     return fail(at, "would need a value split in two different ways");
   }
@@ -126,11 +126,12 @@ LogicalResult TensorParallelPlanner::split(Value value, TPSplit s,
   return success();
 }
 
-LogicalResult TensorParallelPlanner::readSplit(OpOperand &operand, TPSplit s) {
+LogicalResult TensorParallelPlanner::readSplit(OpOperand &operand,
+                                               StridedDim s) {
   Value v = operand.get();
   auto it = result.values.find(v);
   if (it != result.values.end()) {
-    if (it->second == s)
+    if (it->second.samePieces(s))
       return success();
     return fail(operand.getOwner(),
                 "reads operand " + llvm::Twine(operand.getOperandNumber()) +
@@ -152,7 +153,7 @@ LogicalResult TensorParallelPlanner::readSplit(OpOperand &operand, TPSplit s) {
 LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   std::optional<LoopSplit> loopSplit;
-  auto note = [&](unsigned operandIndex, TPSplit s) -> LogicalResult {
+  auto note = [&](unsigned operandIndex, StridedDim s) -> LogicalResult {
     AffineExpr expr = maps[operandIndex].getResult(s.dim);
     auto dimExpr = dyn_cast<AffineDimExpr>(expr);
     if (!dimExpr)
@@ -183,11 +184,11 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   op->walk([&](linalg::IndexOp index) { usesIndex |= index.getDim() == loop; });
   if (usesIndex)
     return fail(op, "reads the position along the split dim (linalg.index)");
-  auto splitOf = [&](unsigned operandIndex) -> std::optional<TPSplit> {
+  auto splitOf = [&](unsigned operandIndex) -> std::optional<StridedDim> {
     for (auto [pos, expr] : llvm::enumerate(maps[operandIndex].getResults()))
       if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == loop)
-        return TPSplit{static_cast<int64_t>(pos), loopSplit->outer,
-                       loopSplit->inner};
+        return StridedDim{static_cast<int64_t>(pos), loopSplit->inner,
+                          loopSplit->outer};
     return std::nullopt;
   };
   bool reduction =
@@ -228,7 +229,7 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
     result.rowParallel.insert(op);
   }
   for (OpOperand &operand : op->getOpOperands()) {
-    std::optional<TPSplit> s = splitOf(operand.getOperandNumber());
+    std::optional<StridedDim> s = splitOf(operand.getOperandNumber());
     if (!s)
       continue;
     if (failed(readSplit(operand, *s)))
@@ -237,7 +238,7 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   if (reduction)
     return success();
   for (OpResult res : op->getResults()) {
-    std::optional<TPSplit> s =
+    std::optional<StridedDim> s =
         splitOf(op.getNumDpsInputs() + res.getResultNumber());
     if (!s)
       return fail(op, "drops the split loop from its result");
@@ -247,9 +248,9 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   return success();
 }
 
-FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
+FailureOr<StridedDim> TensorParallelPlanner::expandSplit(
     Operation *op, RankedTensorType collapsed, RankedTensorType expanded,
-    ArrayRef<ReassociationIndices> groups, TPSplit s) {
+    ArrayRef<ReassociationIndices> groups, StridedDim s) {
   int64_t extent = collapsed.getDimSize(s.dim) / (s.outer * s.inner);
   ReassociationIndices group = groups[s.dim];
   int64_t before = 1;
@@ -269,7 +270,7 @@ FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
     for (int64_t later : ArrayRef<int64_t>(group).drop_front(i + 1))
       after *= expanded.getDimSize(later);
     if (rest % extent == 0 && (rest / extent) * after == s.inner)
-      return TPSplit{dim, outer, rest / extent};
+      return StridedDim{dim, rest / extent, outer};
     if (extent % rest == 0 && after == (extent / rest) * s.inner) {
       if (rest % numRanks != 0) {
         (void)fail(op,
@@ -281,7 +282,7 @@ FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
                    /*divisibility=*/true);
         return failure();
       }
-      return TPSplit{dim, outer, 1};
+      return StridedDim{dim, /*inner=*/1, outer};
     }
     break;
   }
@@ -289,10 +290,10 @@ FailureOr<TPSplit> TensorParallelPlanner::expandSplit(
   return failure();
 }
 
-FailureOr<TPSplit>
+FailureOr<StridedDim>
 TensorParallelPlanner::collapseSplit(Operation *op, RankedTensorType expanded,
                                      ArrayRef<ReassociationIndices> groups,
-                                     TPSplit s) {
+                                     StridedDim s) {
   for (auto [newDim, group] : llvm::enumerate(groups)) {
     if (!llvm::is_contained(group, s.dim))
       continue;
@@ -306,8 +307,8 @@ TensorParallelPlanner::collapseSplit(Operation *op, RankedTensorType expanded,
       if (d > s.dim)
         after *= size;
     }
-    return TPSplit{static_cast<int64_t>(newDim), s.outer * before,
-                   s.inner * after};
+    return StridedDim{static_cast<int64_t>(newDim), s.inner * after,
+                      s.outer * before};
   }
   return fail(op, "collapses the split dim away");
 }
@@ -321,16 +322,16 @@ TensorParallelPlanner::visitReshape(Operation *op, Value expanded,
   OpOperand &source = op->getOpOperand(0);
   bool forward = result.values.count(op->getOperand(0));
   Value from = forward ? op->getOperand(0) : op->getResult(0);
-  TPSplit s = result.values.lookup(from);
-  TPSplit mapped;
+  StridedDim s = result.values.lookup(from);
+  StridedDim mapped;
   if (from == collapsed) {
-    FailureOr<TPSplit> e =
+    FailureOr<StridedDim> e =
         expandSplit(op, collapsedType, expandedType, groups, s);
     if (failed(e))
       return failure();
     mapped = *e;
   } else {
-    FailureOr<TPSplit> c = collapseSplit(op, expandedType, groups, s);
+    FailureOr<StridedDim> c = collapseSplit(op, expandedType, groups, s);
     if (failed(c))
       return failure();
     mapped = *c;
@@ -341,7 +342,7 @@ TensorParallelPlanner::visitReshape(Operation *op, Value expanded,
 }
 
 LogicalResult TensorParallelPlanner::visitSlice(tensor::ExtractSliceOp op,
-                                                TPSplit s) {
+                                                StridedDim s) {
   if (!op.hasUnitStride() || !op.getOffsets().empty() || !op.getSizes().empty())
     return fail(op,
                 "slices with dynamic offsets or sizes, or non-unit strides");
@@ -358,18 +359,18 @@ LogicalResult TensorParallelPlanner::visitSlice(tensor::ExtractSliceOp op,
   int64_t dim = s.dim;
   for (int64_t d = 0; d < s.dim; ++d)
     dim -= dropped.test(d);
-  return split(op.getResult(), {dim, length / block, s.inner}, op);
+  return split(op.getResult(), {dim, s.inner, length / block}, op);
 }
 
 LogicalResult TensorParallelPlanner::sameDims(Operation *op,
                                               unsigned dimOperands) {
-  std::optional<TPSplit> s;
+  std::optional<StridedDim> s;
   for (Value v : llvm::concat<Value>(op->getOperands().take_front(dimOperands),
                                      op->getResults())) {
     auto it = result.values.find(v);
     if (it == result.values.end())
       continue;
-    if (s && !(*s == it->second))
+    if (s && !s->samePieces(it->second))
       return fail(op, "has operands split in different ways");
     s = it->second;
   }
@@ -389,7 +390,7 @@ LogicalResult TensorParallelPlanner::sameDims(Operation *op,
 }
 
 LogicalResult TensorParallelPlanner::visitConcat(tensor::ConcatOp op) {
-  std::optional<TPSplit> s;
+  std::optional<StridedDim> s;
   for (Value v : op.getInputs())
     if (auto it = result.values.find(v); it != result.values.end())
       s = it->second;
@@ -405,7 +406,7 @@ LogicalResult TensorParallelPlanner::visitConcat(tensor::ConcatOp op) {
 
 LogicalResult
 TensorParallelPlanner::visitInsertSlice(tensor::InsertSliceOp op) {
-  std::optional<TPSplit> s;
+  std::optional<StridedDim> s;
   for (Value v : {op.getSource(), op.getDest(), op.getResult()})
     if (auto it = result.values.find(v); it != result.values.end())
       s = it->second;
@@ -473,7 +474,7 @@ TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
       return failure();
     }
     if (failed(split(seed->getResult(0),
-                     {static_cast<int64_t>(*pos), groups, 1}, seed)))
+                     {static_cast<int64_t>(*pos), /*inner=*/1, groups}, seed)))
       return failure();
     worklist.push_back(seed);
   }
@@ -485,7 +486,7 @@ TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
   for (auto [operand, s] : pendingReads) {
     auto it = result.values.find(operand->get());
     if (it != result.values.end()) {
-      if (!(it->second == s)) {
+      if (!it->second.samePieces(s)) {
         (void)fail(operand->getOwner(),
                    "reads a value split in a different way");
         return failure();

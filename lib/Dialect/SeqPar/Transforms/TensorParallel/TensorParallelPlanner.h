@@ -13,6 +13,8 @@
 #ifndef SEQPAR_LIB_TRANSFORMS_TENSORPARALLEL_TENSORPARALLELPLANNER_H
 #define SEQPAR_LIB_TRANSFORMS_TENSORPARALLEL_TENSORPARALLELPLANNER_H
 
+#include "seqpar/Analysis/StridedDim.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -23,36 +25,20 @@
 
 namespace mlir::seqpar {
 
-/// How a value is cut along one dim over the t TP ranks: the global dim holds
-/// outer * extent * inner elements, and in each of the `outer` blocks rank r
-/// holds chunk r of `extent` (extent / t), with all `inner` elements of each.
-/// outer > 1 is Megatron's grouped split of a fused QKV projection
-/// (#seqpar.sharding `groups`); inner > 1 appears when split heads are
-/// flattened with the head dim ([a, hd] -> [a*hd]).
-struct TPSplit {
-  int64_t dim = -1;
-  int64_t outer = 1;
-  int64_t inner = 1;
-  /// Same per-rank partition: with the dim's size fixed, rank r's chunk of
-  /// each group is the same whatever part of extent * inner is called inner.
-  bool operator==(const TPSplit &o) const {
-    return dim == o.dim && outer == o.outer;
-  }
-};
-
 /// What the rewrite changes for one block.
 struct TPBlockPlan {
   /// Values held split per rank (function arguments included), with their
-  /// split. Types become per-rank in program order.
-  llvm::MapVector<Value, TPSplit> values;
+  /// split (the split features are the StridedDim's extent). Types become
+  /// per-rank in program order.
+  llvm::MapVector<Value, StridedDim> values;
   /// Contractions over the split dim: their outputs are partial sums that
   /// need an all-reduce.
   llvm::SetVector<Operation *> rowParallel;
   /// Operands that stay global but are read on split loops: shape-only
   /// producers (tensor.empty, linalg.fill, splat constants) are rebuilt with
   /// the per-rank shape, other values are sliced locally at the rank's chunk.
-  SmallVector<std::pair<OpOperand *, TPSplit>> rebuild;
-  SmallVector<std::pair<OpOperand *, TPSplit>> slice;
+  SmallVector<std::pair<OpOperand *, StridedDim>> rebuild;
+  SmallVector<std::pair<OpOperand *, StridedDim>> slice;
   /// Ops whose types (and static shape attributes) change.
   llvm::SetVector<Operation *> ops;
 };
@@ -95,7 +81,7 @@ private:
     unsigned loop;
     int64_t outer, inner;
   };
-  LogicalResult split(Value value, TPSplit s, Operation *at);
+  LogicalResult split(Value value, StridedDim s, Operation *at);
   LogicalResult visit(Operation *op);
   LogicalResult visitLinalg(linalg::LinalgOp op);
   /// Reshapes in either direction: a split source splits the result, a
@@ -104,14 +90,14 @@ private:
                              ArrayRef<ReassociationIndices> groups);
   /// The split of `expanded` (the finer shape) for split `s` of the coarser
   /// shape `collapsed`, and back.
-  FailureOr<TPSplit> expandSplit(Operation *op, RankedTensorType collapsed,
-                                 RankedTensorType expanded,
-                                 ArrayRef<ReassociationIndices> groups,
-                                 TPSplit s);
-  FailureOr<TPSplit> collapseSplit(Operation *op, RankedTensorType expanded,
-                                   ArrayRef<ReassociationIndices> groups,
-                                   TPSplit s);
-  LogicalResult visitSlice(tensor::ExtractSliceOp op, TPSplit s);
+  FailureOr<StridedDim> expandSplit(Operation *op, RankedTensorType collapsed,
+                                    RankedTensorType expanded,
+                                    ArrayRef<ReassociationIndices> groups,
+                                    StridedDim s);
+  FailureOr<StridedDim> collapseSplit(Operation *op, RankedTensorType expanded,
+                                      ArrayRef<ReassociationIndices> groups,
+                                      StridedDim s);
+  LogicalResult visitSlice(tensor::ExtractSliceOp op, StridedDim s);
   LogicalResult sameDims(Operation *op, unsigned dimOperands);
   LogicalResult visitConcat(tensor::ConcatOp op);
   /// tosa.concat lowers to insert_slices into an empty tensor.
@@ -120,7 +106,7 @@ private:
                      bool divisibility = false);
   /// Splits the source of `operand` if it is a weight argument (through
   /// transposes/broadcasts), else records it to be rebuilt or sliced.
-  LogicalResult readSplit(OpOperand &operand, TPSplit s);
+  LogicalResult readSplit(OpOperand &operand, StridedDim s);
 
   func::FuncOp func;
   int64_t numRanks;
@@ -129,7 +115,7 @@ private:
   TPPlanFailure *why = nullptr;
   SmallVector<Operation *> worklist;
   llvm::DenseSet<Operation *> visited;
-  llvm::DenseMap<OpOperand *, TPSplit> pendingReads;
+  llvm::DenseMap<OpOperand *, StridedDim> pendingReads;
 };
 
 } // namespace mlir::seqpar

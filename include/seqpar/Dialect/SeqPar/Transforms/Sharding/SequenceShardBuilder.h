@@ -79,11 +79,12 @@ public:
                  int64_t inner);
 
   /// reduce_scatter(sum) of the partial sums `partial` along the sequence.
-  Value reduceScatter(OpBuilder &b, Location loc, Value partial, SeqDim seq);
+  Value reduceScatter(OpBuilder &b, Location loc, Value partial,
+                      StridedDim seq);
 
   /// all_gather of the sequence shards `local` back to the global tensor
   /// (zigzag chunks put back in sequence order).
-  Value allGather(OpBuilder &b, Location loc, Value local, SeqDim seq);
+  Value allGather(OpBuilder &b, Location loc, Value local, StridedDim seq);
 
   /// Rewrites the token-wise `op` (TokenWiseInfo::isTokenWise, results with
   /// a sequence dim) to run on this rank's tokens: replicated sequence-indexed
@@ -121,11 +122,10 @@ public:
   static Value sliceAlong(OpBuilder &b, Location loc, Value value,
                           int64_t axis, OpFoldResult offset, int64_t size);
 
-  /// Bytes each rank sends for a collective on a global tensor of `type`
-  /// (docs/semantics.md §5, ring algorithms): all-reduce 2N(t-1)/t, all-gather
-  /// and reduce-scatter N(t-1)/t, with N the global tensor's bytes (of the
-  /// padded tensor for reduce-scatter and all-gather when s is padded).
-  /// `global` holds the whole (unpadded) sequence.
+  /// Bytes each rank sends (getBytesSent, docs/semantics.md §5) for an
+  /// all-reduce of `global`, and for a reduce-scatter or all-gather of it,
+  /// which move the padded tensor when s is padded. `global` holds the
+  /// whole (unpadded) sequence.
   int64_t allReduceBytes(RankedTensorType global) const;
   int64_t gatherOrScatterBytes(RankedTensorType global) const;
 
