@@ -59,7 +59,8 @@ private:
   Value rebuild(OpBuilder &b, Value global, RankedTensorType type);
   Value sliceLocally(OpBuilder &b, Value global, StridedDim s);
   void updateShapeAttributes(Operation *op, const TPBlockPlan &plan);
-  ShardingAttr argSharding(StridedDim s) const;
+  /// The #seqpar.sharding of a value or argument split as `s`.
+  ShardingAttr getSharding(StridedDim s) const;
 
   func::FuncOp func;
   FlatSymbolRefAttr grid;
@@ -70,7 +71,7 @@ private:
 
 } // namespace
 
-ShardingAttr TensorParallelRewriter::argSharding(StridedDim s) const {
+ShardingAttr TensorParallelRewriter::getSharding(StridedDim s) const {
   MLIRContext *ctx = grid.getContext();
   auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1);
   SmallVector<DimShardingAttr> dims(s.dim + 1, unsplit);
@@ -154,7 +155,13 @@ void TensorParallelRewriter::updateShapeAttributes(Operation *op,
     return;
   }
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
-    // Only whole split dims are inserted: sizes follow the source.
+    // Whole split blocks are inserted: sizes follow the source, an offset
+    // along the split dim counts blocks (types are already per-rank).
+    StridedDim s = plan.values.lookup(insert.getResult());
+    int64_t localBlock = insert.getDestType().getDimSize(s.dim) / s.outer;
+    SmallVector<int64_t> offsets(insert.getStaticOffsets());
+    offsets[s.dim] = offsets[s.dim] / (localBlock * numRanks) * localBlock;
+    insert.setStaticOffsets(offsets);
     insert.setStaticSizes(insert.getSourceType().getShape());
     return;
   }
@@ -191,8 +198,16 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
       continue;
     arg.setType(localType(arg, s));
     func.setArgAttr(arg.getArgNumber(), SeqParDialect::kShardingAttrName,
-                    argSharding(s));
+                    getSharding(s));
   }
+  // Split values returned stay split, as Megatron keeps the gradients of
+  // split weights (docs/semantics.md §10).
+  Operation *returnOp = func.getBody().front().getTerminator();
+  for (OpOperand &result : returnOp->getOpOperands())
+    if (auto it = plan.values.find(result.get()); it != plan.values.end())
+      func.setResultAttr(result.getOperandNumber(),
+                         SeqParDialect::kShardingAttrName,
+                         getSharding(it->second));
   for (Operation &op :
        llvm::make_early_inc_range(func.getBody().front().getOperations())) {
     if (!plan.ops.contains(&op))
@@ -321,12 +336,19 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     return emitError(func.getLoc())
            << "@" << func.getSymName() << " has control flow; plan one block";
 
-  // Linears grouped by the activation they read, in program order.
+  // Linears grouped by the activation they read, in program order. Only a
+  // weight's first linear seeds a block: in a training graph the later ones
+  // are its backward (the input gradient dY . W), planned with the forward
+  // linear whose split they follow, or left as they are with it.
   llvm::MapVector<Value, SmallVector<linalg::LinalgOp>> groups;
+  llvm::DenseSet<Value> seenWeights;
   for (auto op : func.getBody().front().getOps<linalg::LinalgOp>()) {
     unsigned loop;
     OpOperand *weight = TensorParallelPlanner::getLinearWeight(op, loop);
-    if (!weight)
+    if (!weight || !seenWeights
+                         .insert(TensorParallelPlanner::getWeightArgument(
+                             weight->get()))
+                         .second)
       continue;
     Value input = op.getDpsInputOperand(1 - weight->getOperandNumber())->get();
     groups[activationRoot(input)].push_back(op);
@@ -362,6 +384,14 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
       TPPlanFailure retry;
       if (!dropped.empty())
         plan = planBlock(func, numRanks, claimed, kept, retry);
+      // The retry is the planner's answer to a K/V head count t does not
+      // divide; where it fails too (the backward of GQA sums each K/V
+      // head's gradient over query heads that t splits across K/V heads)
+      // the block stays replicated, as a block of any other structure.
+      if (!plan && !dropped.empty()) {
+        reported = retry;
+        reported.divisibility = false;
+      }
     }
     if (!plan) {
       if (reported.divisibility)
@@ -410,9 +440,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   for (unsigned i = 0; i < func.getNumResults(); ++i)
     if (!func.getResultAttr(i, SeqParDialect::kShardingAttrName))
       func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicatedAttr);
+  Operation *returnOp = func.getBody().front().getTerminator();
   func.setType(FunctionType::get(func.getContext(),
                                  func.getBody().getArgumentTypes(),
-                                 func.getResultTypes()));
+                                 returnOp->getOperandTypes()));
   emitRemark(func.getLoc())
       << "tensor parallelism (tp=" << numRanks << "): " << blocks << " blocks, "
       << columns << " column-parallel and " << rows << " row-parallel linears, "

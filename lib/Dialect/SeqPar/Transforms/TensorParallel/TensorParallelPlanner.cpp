@@ -389,19 +389,64 @@ LogicalResult TensorParallelPlanner::sameDims(Operation *op,
   return success();
 }
 
-LogicalResult TensorParallelPlanner::visitConcat(tensor::ConcatOp op) {
+/// A concatenation or insertion along the split dim keeps the split when
+/// every piece is made of whole blocks of one size `block` (the backward of
+/// slicing a fused QKV output concatenates dQ, dK, dV): rank r's chunks of
+/// the pieces' blocks, in order, are its chunks of the result's blocks.
+LogicalResult TensorParallelPlanner::readBlocks(OpOperand &operand,
+                                                int64_t dim, int64_t inner,
+                                                int64_t block) {
+  int64_t size =
+      cast<RankedTensorType>(operand.get().getType()).getDimSize(dim);
+  if (ShapedType::isDynamic(size) || size % block != 0)
+    return fail(operand.getOwner(),
+                "joins a piece of " + llvm::Twine(size) +
+                    " elements along the split dim, not whole split blocks "
+                    "of " + llvm::Twine(block));
+  return readSplit(operand, {dim, inner, size / block});
+}
+
+/// The blocks (elements per split group) of the split operands of `op`
+/// along `dim`: one size for all, or a failure.
+FailureOr<StridedDim>
+TensorParallelPlanner::joinedSplit(Operation *op, ValueRange pieces,
+                                   int64_t dim, int64_t &block) {
   std::optional<StridedDim> s;
-  for (Value v : op.getInputs())
-    if (auto it = result.values.find(v); it != result.values.end())
-      s = it->second;
+  block = 0;
+  for (Value v : pieces) {
+    auto it = result.values.find(v);
+    if (it == result.values.end())
+      continue;
+    int64_t b =
+        cast<RankedTensorType>(v.getType()).getDimSize(dim) / it->second.outer;
+    if (s && (s->dim != it->second.dim || (s->dim == dim && b != block)))
+      return fail(op, "joins pieces split in different ways");
+    s = it->second;
+    block = b;
+  }
   if (!s)
+    return StridedDim{};
+  return *s;
+}
+
+LogicalResult TensorParallelPlanner::visitConcat(tensor::ConcatOp op) {
+  int64_t dim = op.getDim(), block;
+  FailureOr<StridedDim> s = joinedSplit(op, op.getInputs(), dim, block);
+  if (failed(s))
+    return failure();
+  if (s->dim < 0)
     return success();
-  if (s->dim == static_cast<int64_t>(op.getDim()))
-    return fail(op, "concatenates along the split dim");
+  if (s->dim != dim) {
+    for (OpOperand &operand : op->getOpOperands())
+      if (failed(readSplit(operand, *s)))
+        return failure();
+    return split(op.getResult(), *s, op);
+  }
   for (OpOperand &operand : op->getOpOperands())
-    if (failed(readSplit(operand, *s)))
+    if (failed(readBlocks(operand, dim, s->inner, block)))
       return failure();
-  return split(op.getResult(), *s, op);
+  return split(op.getResult(),
+               {dim, s->inner, op.getResultType().getDimSize(dim) / block}, op);
 }
 
 LogicalResult
@@ -415,13 +460,30 @@ TensorParallelPlanner::visitInsertSlice(tensor::InsertSliceOp op) {
   if (op.getSourceType().getRank() != op.getDestType().getRank() ||
       !op.getOffsets().empty() || !op.getSizes().empty() || !op.hasUnitStride())
     return fail(op, "inserts with a rank change or dynamic offsets");
-  if (op.getStaticOffsets()[s->dim] != 0 ||
-      op.getStaticSizes()[s->dim] != op.getDestType().getDimSize(s->dim))
-    return fail(op, "inserts along the split dim");
-  if (failed(readSplit(op.getSourceMutable(), *s)) ||
-      failed(readSplit(op.getDestMutable(), *s)))
+  int64_t dim = s->dim;
+  int64_t offset = op.getStaticOffsets()[dim];
+  int64_t destSize = op.getDestType().getDimSize(dim);
+  if (offset == 0 && op.getStaticSizes()[dim] == destSize) {
+    if (failed(readSplit(op.getSourceMutable(), *s)) ||
+        failed(readSplit(op.getDestMutable(), *s)))
+      return failure();
+    return split(op.getResult(), *s, op);
+  }
+  // Along the split dim: the source, the destination and the offset are
+  // whole blocks of the split.
+  int64_t block = 0;
+  for (Value v : {op.getSource(), op.getDest(), op.getResult()})
+    if (auto it = result.values.find(v); it != result.values.end())
+      block = cast<RankedTensorType>(v.getType()).getDimSize(dim) /
+              it->second.outer;
+  if (offset % block != 0)
+    return fail(op, "inserts at offset " + llvm::Twine(offset) +
+                        " along the split dim, inside a split block of " +
+                        llvm::Twine(block));
+  if (failed(readBlocks(op.getSourceMutable(), dim, s->inner, block)) ||
+      failed(readBlocks(op.getDestMutable(), dim, s->inner, block)))
     return failure();
-  return split(op.getResult(), *s, op);
+  return split(op.getResult(), {dim, s->inner, destSize / block}, op);
 }
 
 LogicalResult TensorParallelPlanner::visit(Operation *op) {
@@ -444,6 +506,9 @@ LogicalResult TensorParallelPlanner::visit(Operation *op) {
     return visitConcat(concat);
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
     return visitInsertSlice(insert);
+  // Checked once every split is known (returnsGradients).
+  if (isa<func::ReturnOp>(op))
+    return success();
   if (isa<linalg::SoftmaxOp, tensor::CastOp>(op))
     return sameDims(op, op->getNumOperands());
   if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() == 1 &&
@@ -451,6 +516,27 @@ LogicalResult TensorParallelPlanner::visit(Operation *op) {
     return sameDims(op, op->getNumOperands());
   return fail(op, "a split value reaches '" + op->getName().getStringRef() +
                       "', which the planner does not handle");
+}
+
+LogicalResult TensorParallelPlanner::returnsGradients() {
+  Operation *returnOp = func.getBody().front().getTerminator();
+  for (OpOperand &returned : returnOp->getOpOperands()) {
+    auto it = result.values.find(returned.get());
+    if (it == result.values.end())
+      continue;
+    bool likeWeight = llvm::any_of(func.getArguments(), [&](BlockArgument arg) {
+      auto argSplit = result.values.find(arg);
+      return argSplit != result.values.end() &&
+             arg.getType() == returned.get().getType() &&
+             argSplit->second.samePieces(it->second);
+    });
+    if (!likeWeight)
+      return fail(returnOp, "returns result #" +
+                                llvm::Twine(returned.getOperandNumber()) +
+                                " split, and it is not shaped and split as a "
+                                "split weight (whose gradient stays split)");
+  }
+  return success();
 }
 
 FailureOr<TPBlockPlan>
@@ -483,6 +569,8 @@ TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
     if (failed(visit(op)))
       return failure();
   }
+  if (failed(returnsGradients()))
+    return failure();
   for (auto [operand, s] : pendingReads) {
     auto it = result.values.find(operand->get());
     if (it != result.values.end()) {

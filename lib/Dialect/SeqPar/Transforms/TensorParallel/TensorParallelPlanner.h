@@ -100,8 +100,21 @@ private:
   LogicalResult visitSlice(tensor::ExtractSliceOp op, StridedDim s);
   LogicalResult sameDims(Operation *op, unsigned dimOperands);
   LogicalResult visitConcat(tensor::ConcatOp op);
+  /// Splits (or slices) `operand`, a piece joined along the split dim `dim`,
+  /// into whole blocks of `block` elements.
+  LogicalResult readBlocks(OpOperand &operand, int64_t dim, int64_t inner,
+                           int64_t block);
+  /// The split shared by the split values among `pieces`, and its block
+  /// along `dim` (elements per group); dim -1 when none is split.
+  FailureOr<StridedDim> joinedSplit(Operation *op, ValueRange pieces,
+                                    int64_t dim, int64_t &block);
   /// tosa.concat lowers to insert_slices into an empty tensor.
   LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
+  /// Split values may be returned only as the gradients of split weights:
+  /// shaped and split as one, they stay split as Megatron keeps them (the
+  /// result's #seqpar.sharding says how); any other returned output would
+  /// change from global to per-rank.
+  LogicalResult returnsGradients();
   LogicalResult fail(Operation *op, const llvm::Twine &reason,
                      bool divisibility = false);
   /// Splits the source of `operand` if it is a weight argument (through
