@@ -14,10 +14,8 @@
 # per-rank TP training program and its seqpar-sp-pipeline rewrite compute
 # the loss and every gradient of the single-device program on t ranks, and
 # (4) that the program seqpar-pipeline plans from the single-device one
-# matches it. The planner does not plan training graphs yet: it leaves them
-# replicated, or refuses some with a located error, which is reported
-# ("plan:[refused: ...]") and does not fail the seed; a crash or a wrong
-# result does.
+# (TP planning of forward and backward + SP) matches it; "plan:[...]" also
+# gives the planned blocks' linears and the SP rewrite's reduce_scatters.
 #
 # Usage: scripts/random-diff.sh [--count N] [--start SEED] [--ranks "2 4"]
 #                               [--seeds "S1 S2 ..."] [--build DIR]
@@ -99,22 +97,19 @@ check_training() {
     errs="$errs $prog:[max ${e:-?}]"
   done
   seqdim=$(grep -o 'seqpar.seq_dim = [0-9]*' "$d/p1.mlir" | head -1 | grep -o '[0-9]*$')
-  if ! "$opt" "$d/plain.mlir" "--seqpar-pipeline=tp=$t seq-dim=$seqdim" -o "$d/plan.mlir" >"$d/plan.log" 2>&1; then
-    # A located refusal is reported (the planner does not handle joint
-    # graphs yet); anything else (a crash) fails the seed.
-    e=$(grep -m1 -o 'error: .*' "$d/plan.log")
-    if [ -n "$e" ] && grep -q "^[^ ]*:[0-9]*:[0-9]*: error: " "$d/plan.log"; then
-      errs="$errs plan:[refused: ${e#error: }]"
-    else
-      stage="${stage:+$stage,}plan-pipeline"
-    fi
+  plan="--seqpar-pipeline=tp=$t seq-dim=$seqdim"
+  case "$spo" in *pad=true*) plan="$plan pad=true" ;; esac
+  if ! "$opt" "$d/plain.mlir" "$plan" -o "$d/plan.mlir" >"$d/plan.log" 2>&1; then
+    stage="${stage:+$stage,}plan-pipeline"
   elif ! $MPIRUN -np "$t" "$run" "$d/plan.mlir" --reference="$d/p1.mlir" --seed="$rseed" >"$d/run-plan.log" 2>&1 \
        || ! grep -q "^reference: pass" "$d/run-plan.log"; then
     stage="${stage:+$stage,}run-plan"
   fi
   if [ -f "$d/run-plan.log" ]; then
     e=$(sed -n 's/^output [0-9]*: .* err = \([^ ]*\) .*/\1/p' "$d/run-plan.log" | sort -g | tail -1)
-    errs="$errs plan:[max ${e:-?}]"
+    planned=$(sed -n 's/.*tensor parallelism (tp=[0-9]*): \(.*\) linears left replicated/\1/p' "$d/plan.log" | sed 's/ blocks, / blocks /; s/ column-parallel and / col /; s/ row-parallel linears, / row /')
+    scatters=$(sed -n 's/.*-> \([0-9]*\) reduce_scatter.*/\1/p' "$d/plan.log")
+    errs="$errs plan:[max ${e:-?}; ${planned:-?} repl; ${scatters:-0} reduce_scatter]"
   fi
   gen_line="$gen"
   repro=("python3 bench/gen_train_graph.py $gen --form fdcheck -o fd.mlir"
@@ -124,7 +119,7 @@ check_training() {
          "build/bin/seqpar-opt tp.mlir $pipe -o sp.mlir"
          "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run sp.mlir --reference=p1.mlir --seed=$rseed"
          "python3 bench/gen_train_graph.py $gen --form plain -o plain.mlir"
-         "build/bin/seqpar-opt plain.mlir \"--seqpar-pipeline=tp=$t seq-dim=$seqdim\" -o plan.mlir"
+         "build/bin/seqpar-opt plain.mlir \"$plan\" -o plan.mlir"
          "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run plan.mlir --reference=p1.mlir --seed=$rseed")
   ranks_used=$t
 }

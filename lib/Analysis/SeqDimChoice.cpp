@@ -37,6 +37,36 @@ static std::string describeArgDim(func::FuncOp func, unsigned arg,
   return text;
 }
 
+/// Gives the integer arguments typed exactly as argument `arg` (token ids:
+/// labels, masks, token-type ids of the same [b, s]) its sequence dim, and
+/// returns their numbers. A training graph's labels reach no attention.
+static SmallVector<unsigned> alignTokenArguments(func::FuncOp func,
+                                                 unsigned arg,
+                                                 SmallVectorImpl<int64_t> &dims) {
+  SmallVector<unsigned> aligned;
+  auto type = dyn_cast<RankedTensorType>(func.getArgument(arg).getType());
+  if (!type || !type.getElementType().isSignlessInteger())
+    return aligned;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    if (i == arg || dims[i] >= 0 || func.getArgument(i).getType() != type)
+      continue;
+    dims[i] = dims[arg];
+    aligned.push_back(i);
+  }
+  return aligned;
+}
+
+/// ", and of argument #1 (typed as it: token ids)".
+static std::string describeAligned(ArrayRef<unsigned> aligned) {
+  if (aligned.empty())
+    return "";
+  std::string text = ", and the same dim of argument";
+  text += aligned.size() > 1 ? "s" : "";
+  for (auto [i, arg] : llvm::enumerate(aligned))
+    text += (i ? ", #" : " #") + std::to_string(arg);
+  return text + " (integers of the same type: token-aligned)";
+}
+
 ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
                                           int64_t optionSeqDim) {
   ArgSeqDims choice;
@@ -62,6 +92,18 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   if (func.getBody().empty()) {
     choice.whyNone = "it has no body";
     return choice;
+  }
+  if (choice.any() && !fromAttribute) {
+    unsigned given = llvm::find_if(choice.dims, [](int64_t d) {
+                       return d >= 0;
+                     }) - choice.dims.begin();
+    SmallVector<unsigned> aligned =
+        alignTokenArguments(func, given, choice.dims);
+    if (!aligned.empty())
+      emitRemark(func.getLoc())
+          << "sequence dim: the seq-dim=" << optionSeqDim << " option names "
+          << describeArgDim(func, given, optionSeqDim)
+          << describeAligned(aligned);
   }
   SeqDimInference inferred = inferSeqDim(func, findAttentionTokens(func));
   if (choice.any()) {
@@ -91,9 +133,12 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
     return choice;
   }
   choice.dims[inferred.argNumber] = inferred.dim;
+  SmallVector<unsigned> aligned =
+      alignTokenArguments(func, inferred.argNumber, choice.dims);
   emitRemark(func.getLoc())
       << "sequence dim inferred from the attention: "
-      << describeArgDim(func, inferred.argNumber, inferred.dim);
+      << describeArgDim(func, inferred.argNumber, inferred.dim)
+      << describeAligned(aligned);
   return choice;
 }
 

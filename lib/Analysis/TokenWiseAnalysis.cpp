@@ -4,6 +4,7 @@
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,6 +21,21 @@ using namespace mlir;
 using namespace mlir::seqpar;
 
 using Kind = TokenWiseInfo::Kind;
+
+bool mlir::seqpar::isEffectFreeButChecks(Operation *op) {
+  return !op
+              ->walk([](Operation *nested) {
+                if (isa<cf::AssertOp>(nested))
+                  return WalkResult::advance();
+                if (auto effects = dyn_cast<MemoryEffectOpInterface>(nested))
+                  return effects.hasNoEffect() ? WalkResult::advance()
+                                               : WalkResult::interrupt();
+                return nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                           ? WalkResult::advance()
+                           : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
 
 SmallVector<int64_t> mlir::seqpar::getArgSeqDims(func::FuncOp func,
                                                  int64_t optionSeqDim) {
@@ -121,6 +137,70 @@ static TokenWiseInfo notTokenWise(Kind kind, const Twine &reason) {
   return info;
 }
 
+/// True when `v`, computed in a linalg body, depends on `linalg.index` of
+/// `loop`.
+static bool dependsOnIndex(Value v, int64_t loop, Block *body) {
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value w = work.pop_back_val();
+    Operation *def = w.getDefiningOp();
+    if (!seen.insert(w).second || !def || def->getBlock() != body)
+      continue;
+    if (auto index = dyn_cast<linalg::IndexOp>(def);
+        index && static_cast<int64_t>(index.getDim()) == loop)
+      return true;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// Sequence-carrying values the body of `op` reads from above (see
+/// TokenWiseInfo::capturedDims): each must be read by `tensor.extract` at
+/// `linalg.index` of the sequence loop along its sequence dim, the loop
+/// spanning that dim, and no other index may depend on the position.
+/// Returns why not, or none (filling `info.capturedDims`).
+static std::optional<std::string>
+classifyCaptures(linalg::LinalgOp op, const TokenWiseAnalysis &analysis,
+                 StridedDim loopSeq, TokenWiseInfo &info) {
+  std::optional<std::string> why;
+  Block *body = op.getBlock();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  op->walk([&](Operation *nested) {
+    if (nested == op.getOperation())
+      return;
+    for (OpOperand &use : nested->getOpOperands()) {
+      Value v = use.get();
+      std::optional<StridedDim> seq = analysis.getSeqDim(v);
+      if (why || !seq || op->isAncestor(v.getParentBlock()->getParentOp()))
+        continue;
+      auto extract = dyn_cast<tensor::ExtractOp>(nested);
+      if (!extract || use.getOperandNumber() != 0 ||
+          nested->getBlock() != body) {
+        why = "reads a sequence-carrying value inside its body other than "
+              "by a tensor.extract";
+        continue;
+      }
+      auto index = extract.getIndices()[seq->dim].getDefiningOp<linalg::IndexOp>();
+      auto type = cast<RankedTensorType>(v.getType());
+      if (!index || static_cast<int64_t>(index.getDim()) != info.seqLoop ||
+          seq->inner != loopSeq.inner ||
+          type.getDimSize(seq->dim) != ranges[info.seqLoop]) {
+        why = "extracts from a sequence-carrying value at a position other "
+              "than the token its sequence loop visits";
+        continue;
+      }
+      for (auto [d, other] : llvm::enumerate(extract.getIndices()))
+        if (static_cast<int64_t>(d) != seq->dim &&
+            dependsOnIndex(other, info.seqLoop, body))
+          why = "extracts from a sequence-carrying value at an index "
+                "computed from the token's position";
+      info.capturedDims.push_back({&use, seq->dim});
+    }
+  });
+  return why;
+}
+
 /// Linalg ops: the sequence dim of every sequence-carrying operand must be
 /// indexed by the same parallel loop L, through a plain `dL` result of its
 /// map; no map may use L inside a compound expression. Results keep the
@@ -157,6 +237,22 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
                     std::to_string(loop) + ", not d" +
                     std::to_string(info.seqLoop) + ")";
     }
+  }
+  if (info.seqLoop < 0) {
+    // No operand carries the sequence, but the body may read a value that
+    // does at the token a loop visits (a cross-entropy over labels that
+    // lost their sequence dim to a shift): that loop is the sequence loop.
+    op->walk([&](tensor::ExtractOp extract) {
+      std::optional<StridedDim> seq = analysis.getSeqDim(extract.getTensor());
+      if (info.seqLoop >= 0 || !seq ||
+          op->isAncestor(extract.getTensor().getParentBlock()->getParentOp()))
+        return;
+      if (auto index = extract.getIndices()[seq->dim]
+                           .getDefiningOp<linalg::IndexOp>()) {
+        info.seqLoop = index.getDim();
+        loopSeq = seq;
+      }
+    });
   }
   if (info.seqLoop < 0)
     return notTokenWise(Kind::NotTokenWise, mixReason);
@@ -196,11 +292,19 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   }
   if (!mixReason.empty())
     return notTokenWise(Kind::NotTokenWise, mixReason);
+  if (std::optional<std::string> why =
+          classifyCaptures(op, analysis, *loopSeq, info))
+    return notTokenWise(Kind::Unknown, *why);
+  DenseSet<OpOperand *> localIndices;
+  for (auto [tensor, dim] : info.capturedDims)
+    localIndices.insert(&tensor->getOwner()->getOpOperand(1 + dim));
   op.getBlock()->walk([&](linalg::IndexOp index) {
-    if (static_cast<int64_t>(index.getDim()) == info.seqLoop)
-      info.positionDependent = true;
+    if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
+      return;
+    for (OpOperand &use : index->getUses())
+      info.positionDependent |= !localIndices.contains(&use);
   });
-  if (!isMemoryEffectFree(op))
+  if (!isEffectFreeButChecks(op))
     return notTokenWise(Kind::Unknown, "has memory effects");
   if (!parallel) {
     // A reduction loop that a result still indexes: not a reduction of the
@@ -251,7 +355,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
   for (Value operand : op->getOperands())
     anySeq |= seqDims.count(operand) > 0;
   bool capturesSeq = false;
-  if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op)) {
+  if (op->getNumRegions() > 0) {
     op->walk([&](Operation *nested) {
       if (nested == op)
         return;
@@ -262,7 +366,9 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
   }
   if (!anySeq && !capturesSeq)
     return noSequence;
-  if (capturesSeq)
+  // A linalg body may read the sequence from above at the token it visits
+  // (classifyCaptures).
+  if (capturesSeq && !isa<linalg::LinalgOp>(op))
     return notTokenWise(Kind::Unknown,
                         "has regions that use a sequence-carrying value");
 
@@ -312,7 +418,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
     for (unsigned i = 0; i < op->getNumOperands(); ++i)
       if ((seq = operandSeq(i)))
         break;
-    if (!resultType || !seq || !isMemoryEffectFree(op))
+    if (!resultType || !seq || !isEffectFreeButChecks(op))
       return notTokenWise(Kind::Unknown, "elementwise op not on tensors");
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       auto type = dyn_cast<RankedTensorType>(op->getOperand(i).getType());

@@ -52,6 +52,12 @@ struct TokenWiseInfo {
   /// Per operand: the operand dim indexed by the sequence (-1 when the
   /// operand does not follow the sequence, e.g. a weight or a broadcast).
   SmallVector<int64_t> operandDims;
+  /// For linalg ops: sequence-carrying values defined above the op that its
+  /// body reads with `tensor.extract` at `linalg.index` of the sequence loop
+  /// along their sequence dim (a cross-entropy reading each token's label
+  /// logit): the extract's tensor operand and that dim. They are read like
+  /// operands, on the shard, and those index uses stay local positions.
+  SmallVector<std::pair<OpOperand *, int64_t>> capturedDims;
 
   bool isTokenWise() const { return kind == Kind::TokenWise; }
 };
@@ -94,6 +100,11 @@ private:
   llvm::DenseMap<Operation *, TokenWiseInfo> infos;
   TokenWiseInfo noSequence;
 };
+
+/// True when `op` (its regions included) has no memory effect other than
+/// `cf.assert` checks (exporters bound-check gather indices so): a check
+/// that holds for every element of a tensor holds on any shard of it.
+bool isEffectFreeButChecks(Operation *op);
 
 /// Reads the sequence dim of each argument of `func`: the `seqpar.seq_dim`
 /// attribute wins; when no argument has one, `optionSeqDim` (if >= 0)

@@ -38,7 +38,7 @@ static std::string whyNotLocal(Operation *op,
   const TokenWiseInfo &info = analysis.getInfo(op);
   if (!info.isTokenWise())
     return info.reason.empty() ? "mixes tokens" : info.reason;
-  if (!isMemoryEffectFree(op))
+  if (!isEffectFreeButChecks(op))
     return "has memory effects";
   if (op->getNumResults() == 0)
     return "has no result";

@@ -109,7 +109,7 @@ Placement SequenceParallelPlan::place(Operation *op,
     reason = info.reason;
     return Placement::Unprovable;
   }
-  if (!isMemoryEffectFree(op)) {
+  if (!isEffectFreeButChecks(op)) {
     reason = "has memory effects";
     return Placement::Unprovable;
   }
@@ -194,11 +194,15 @@ void SequenceParallelPlan::build() {
       continue;
     }
     SmallVector<unsigned> ids;
-    for (Value operand : op.getOperands()) {
+    auto join = [&](Value operand) {
       auto it = shardedValues.find(operand);
       if (it != shardedValues.end())
         ids.push_back(it->second);
-    }
+    };
+    for (Value operand : op.getOperands())
+      join(operand);
+    for (auto [use, dim] : analysis.getInfo(&op).capturedDims)
+      join(use->get());
     std::string reason;
     if (ids.empty())
       continue;
@@ -229,6 +233,18 @@ void SequenceParallelPlan::build() {
   finalize();
 }
 
+bool SequenceParallelPlan::readsOnShard(OpOperand &use) const {
+  Operation *user = use.getOwner();
+  while (user->getParentOp() && !isa<func::FuncOp>(user->getParentOp()))
+    user = user->getParentOp();
+  if (!regionOps.count(user) && !reductionOps.count(user))
+    return false;
+  return user == use.getOwner() ||
+         llvm::is_contained(
+             llvm::make_first_range(analysis.getInfo(user).capturedDims),
+             &use);
+}
+
 /// Finds, for each component, the first use outside the region and any use
 /// by an op nothing can be proven about; blocked and empty components are
 /// dropped from the plan.
@@ -238,12 +254,15 @@ void SequenceParallelPlan::finalize() {
     Component &component = components[leader(id)];
     for (OpOperand &use : value.getUses()) {
       Operation *user = body.findAncestorOpInBlock(*use.getOwner());
-      if (user == use.getOwner() &&
-          (regionOps.count(user) || reductionOps.count(user)))
+      if (readsOnShard(use))
         continue;
       std::string reason;
       if (user != use.getOwner()) {
-        reason = "uses the value inside a nested region";
+        // The analysis says why a captured read is not one it can prove.
+        const TokenWiseInfo &info = analysis.getInfo(user);
+        reason = info.kind == TokenWiseInfo::Kind::Unknown && !info.reason.empty()
+                     ? info.reason
+                     : "uses the value inside a nested region";
       } else if (place(user, reason) != Placement::Unprovable) {
         if (!component.firstBoundary ||
             user->isBeforeInBlock(component.firstBoundary)) {

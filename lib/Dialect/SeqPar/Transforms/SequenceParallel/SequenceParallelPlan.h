@@ -102,6 +102,11 @@ public:
   llvm::MapVector<Operation *, unsigned> regionOps;
   /// Reductions over the sequence computed on shards.
   llvm::MapVector<Operation *, PartialReduction> reductionOps;
+
+  /// True when `use` of a sharded value reads it on the shard: its owner
+  /// runs on the shard, or it is a captured read (TokenWiseInfo::
+  /// capturedDims) of a top-level op that does.
+  bool readsOnShard(OpOperand &use) const;
   /// All candidate roots, including those without a sequence dim.
   SmallVector<shard::AllReduceOp> allRoots;
 

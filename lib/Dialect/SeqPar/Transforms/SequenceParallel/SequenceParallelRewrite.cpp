@@ -132,8 +132,7 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
   for (auto &[value, id] : plan.shardedValues) {
     Boundary boundary{value, *analysis.getSeqDim(value), {}};
     for (OpOperand &use : value.getUses())
-      if (!plan.regionOps.count(use.getOwner()) &&
-          !plan.reductionOps.count(use.getOwner()))
+      if (!plan.readsOnShard(use))
         boundary.uses.push_back(&use);
     if (boundary.uses.empty())
       continue;

@@ -30,6 +30,15 @@ void SequenceShardBuilder::localizeOperands(
     op->setOperand(index,
                    localize(b, op->getLoc(), operand, dim, operandInner));
   }
+  // Values the body reads at the token it visits (TokenWiseInfo::
+  // capturedDims) are cut like operands.
+  for (auto [use, dim] : info.capturedDims) {
+    Value captured = use->get();
+    if (localValues.contains(captured))
+      continue;
+    std::optional<StridedDim> seq = analysis.getSeqDim(captured);
+    use->set(localize(b, op->getLoc(), captured, dim, seq->inner));
+  }
 }
 
 void SequenceShardBuilder::offsetPositions(Operation *op,
@@ -40,9 +49,14 @@ void SequenceShardBuilder::offsetPositions(Operation *op,
   op->walk([&](linalg::IndexOp index) {
     if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
       return;
+    // The positions a captured value is read at stay local (its shard).
+    DenseSet<OpOperand *> local;
+    for (auto [tensor, dim] : info.capturedDims)
+      local.insert(&tensor->getOwner()->getOpOperand(1 + dim));
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : index.getResult().getUses())
-      uses.push_back(&use);
+      if (!local.contains(&use))
+        uses.push_back(&use);
     OpBuilder ib(index->getBlock(), std::next(index->getIterator()));
     Value global = globalIndex(ib, index.getLoc(), index, outer, inner);
     for (OpOperand *use : uses)
