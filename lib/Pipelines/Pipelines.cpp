@@ -177,6 +177,9 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
   pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
+  // A backward's sum of input gradients of separate projections: one
+  // all_reduce, as a fused projection sends.
+  pm.addPass(createCombineAllReduces());
   // After TP planning, attention is raised on the per-rank (a/t heads)
   // program: it then runs tiled over keys (never holding s x s scores), and
   // the CP axis can shard it.

@@ -129,6 +129,38 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
   ];
 }
 
+def CombineAllReduces : Pass<"seqpar-combine-all-reduces"> {
+  let summary = "Add partial sums before one all_reduce instead of adding all_reduce results";
+  let description = [{
+    A sum all-reduce is linear: all_reduce(a) + all_reduce(b) =
+    all_reduce(a + b). A training graph's backward sums the input gradients
+    of the column-parallel linears that read one activation (separate Q, K,
+    V or gate and up projections): one all_reduce per linear after TP
+    planning, where Megatron's fused projection sends one (docs/semantics.md
+    §10). This pass rewrites an elementwise add of two sum all_reduce results
+    (over the same grid and axes, each through reshapes used only there)
+    into the add of the partial sums followed by one all_reduce, 2N(t-1)/t
+    bytes per rank saved per fold (N the tensor's bytes).
+
+    Before:
+    ```mlir
+    %a = shard.all_reduce %pa on @grid grid_axes = [0] : tensor<16x32xf32> -> tensor<16x32xf32>
+    %b = shard.all_reduce %pb on @grid grid_axes = [0] : tensor<16x32xf32> -> tensor<16x32xf32>
+    %s = linalg.add ins(%a, %b : tensor<16x32xf32>, tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+    ```
+    After:
+    ```mlir
+    %p = linalg.add ins(%pa, %pb : tensor<16x32xf32>, tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+    %s = shard.all_reduce %p on @grid grid_axes = [0] : tensor<16x32xf32> -> tensor<16x32xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numCombined", "combined", "all_reduce pairs combined into one">
+  ];
+  let dependentDialects = ["::mlir::shard::ShardDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Sequence parallelism (SequenceParallel/)
 //===----------------------------------------------------------------------===//

@@ -259,6 +259,15 @@ planBlock(func::FuncOp func, int64_t numRanks,
     FailureOr<TPBlockPlan> attempt = planner.plan(seeds, groups, why);
     if (succeeded(attempt))
       return std::move(*attempt);
+    // t not dividing the seeds' features is an error only for a structure
+    // the planner recognises (it closes when nothing is divided, as a 6-wide
+    // MLP at tp=4); an LM head over a vocabulary t does not divide, or a
+    // fused grouping guessed wrong, stays replicated with a remark.
+    if (why.divisibility && why.atSeed) {
+      TPPlanFailure ignored;
+      TensorParallelPlanner structure(func, /*numRanks=*/1, claimed);
+      why.divisibility = succeeded(structure.plan(seeds, groups, ignored));
+    }
     if (!reported.op || (why.divisibility && !reported.divisibility))
       reported = why;
   }

@@ -560,8 +560,10 @@ TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
       return failure();
     }
     if (failed(split(seed->getResult(0),
-                     {static_cast<int64_t>(*pos), /*inner=*/1, groups}, seed)))
+                     {static_cast<int64_t>(*pos), /*inner=*/1, groups}, seed))) {
+      why->atSeed = true;
       return failure();
+    }
     worklist.push_back(seed);
   }
   while (!worklist.empty()) {

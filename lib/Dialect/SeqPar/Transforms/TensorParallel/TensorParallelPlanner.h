@@ -50,6 +50,9 @@ struct TPPlanFailure {
   /// True when the structure was recognised but t does not divide a head or
   /// feature count: an error rather than a remark.
   bool divisibility = false;
+  /// True when the seeds' own output features could not be split: nothing
+  /// beyond them was looked at.
+  bool atSeed = false;
 };
 
 class TensorParallelPlanner {

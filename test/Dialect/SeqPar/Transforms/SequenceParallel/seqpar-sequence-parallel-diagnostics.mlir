@@ -128,7 +128,7 @@ func.func @flat_dropout(%x: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}, %seed:
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
 // expected-remark @below {{1 all_reduce kept}}
 func.func @nested_use(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %c: i1) -> tensor<8x16xf32> {
-  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'scf.if' (uses the value inside a nested region)}}
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'scf.if' (has regions that use a sequence-carrying value)}}
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
   %a = arith.addf %r, %x : tensor<8x16xf32>
   // expected-note @below {{blocking op here}}

@@ -112,3 +112,26 @@ func.func @partial_block(%x: tensor<16x32xf32>, %w1: tensor<32x128xf32>, %r: ten
   %c = tensor.concat dim(1) %h, %r : (tensor<16x128xf32>, tensor<16x32xf32>) -> tensor<16x160xf32>
   return %c : tensor<16x160xf32>
 }
+
+// -----
+
+// An LM head over a vocabulary of 5, which tp=2 does not divide, feeding a
+// log-sum over the vocabulary: no structure closes even undivided, so it
+// stays replicated with a remark (before: an error, as for a 6-wide MLP at
+// tp=4, which seqpar-plan-tensor-parallel-diagnostics.mlir keeps an error).
+// expected-remark @+1 {{tensor parallelism (tp=2): 0 blocks, 0 column-parallel and 0 row-parallel linears, 1 linears left replicated}}
+func.func @odd_vocabulary(%x: tensor<16x32xf32>, %lm: tensor<32x5xf32>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x5xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x5xf32>) -> tensor<16x5xf32>
+  // expected-remark @+1 {{linear left replicated: 'linalg.matmul'}}
+  %logits = linalg.matmul ins(%x, %lm : tensor<16x32xf32>, tensor<32x5xf32>) outs(%z : tensor<16x5xf32>) -> tensor<16x5xf32>
+  %e1 = tensor.empty() : tensor<16xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.reduce ins(%logits : tensor<16x5xf32>) outs(%z1 : tensor<16xf32>) dimensions = [1]
+    (%a: f32, %b: f32) {
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    }
+  return %sum : tensor<16xf32>
+}
