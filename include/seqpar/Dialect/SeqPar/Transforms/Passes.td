@@ -81,10 +81,17 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     rebuilt per rank; other replicated values read on split loops (a
     materialised mask, KV heads when a_kv < t) are sliced locally.
 
+    A training graph (forward and backward in one function) is planned the
+    same way: the backward's linears follow their weights' splits, the input
+    gradients of column-parallel linears get their all-reduce, and the
+    gradients of split weights are returned split (docs/training-graphs.md);
+    only a weight's first linear seeds a block.
+
     A block the planner cannot prove correct stays replicated, with a remark
     naming the op and the reason (e.g. an LM head: nothing closes its split;
     a norm over the split features). A recognised block whose head or
-    feature count t does not divide is an error. Dynamic dims are an error.
+    feature count t does not divide is an error (recognised: it closes when
+    nothing is divided). Dynamic dims are an error.
     Arguments and results without a split get `#seqpar.sharding<@grid,
     replicated>`. The planner runs on axis `grid-axis` of the grid named
     by `grid` (`seqpar-create-grid` creates seqpar-pipeline's TP x CP
