@@ -4,7 +4,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "seqpar/Analysis/ByteCounts.h"
-#include "seqpar/Report/Activations.h"
+#include "seqpar/Analysis/Activations.h"
 
 #include "mlir/Support/DebugStringHelper.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -171,7 +171,9 @@ void mlir::seqpar::printReport(const FunctionReport &report,
   printLayer("tail", report.tail, os);
   printLayer("total", report.total, os);
   if (report.peak)
-    os << "forward peak: " << report.peak->peakBytes
+    os << (report.trainingStep ? "training-step peak (forward and backward)"
+                               : "forward peak")
+       << ": " << report.peak->peakBytes
        << " bytes of buffers live at once (" << report.peak->liveAtEnd
        << " at exit" << (report.peak->exact ? "" : "; some sizes unknown")
        << ")\n";
@@ -211,6 +213,7 @@ llvm::json::Value mlir::seqpar::reportToJSON(const FunctionReport &report) {
   if (report.peak) {
     result["forward_peak_bytes"] = report.peak->peakBytes;
     result["forward_peak_exact"] = report.peak->exact;
+    result["peak_of"] = report.trainingStep ? "training step" : "forward";
   }
   return result;
 }
