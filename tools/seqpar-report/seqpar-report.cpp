@@ -268,19 +268,21 @@ int main(int argc, char **argv) {
         failed(checkFiguresFit(func)))
       return 1;
   for (func::FuncOp func : *funcs) {
-    FunctionReport report = buildReport(func, recompute);
     std::optional<SavedReport> saved;
+    Operation *backwardStart = nullptr;
     std::string why;
     if (FailureOr<SavedForBackward> split = analyzeSavedForBackward(func, why);
-        succeeded(split))
+        succeeded(split)) {
       saved = groupSaved(func, *split);
-    else if (looksLikeTrainingGraph(func))
+      backwardStart = split->backwardStart;
+    } else if (looksLikeTrainingGraph(func)) {
       emitRemark(func.getLoc())
           << "seqpar-report: @" << func.getName()
           << " returns a loss and more results, but its backward part cannot "
              "be told from its forward part ("
           << why << "): no saved-for-backward figures";
-    report.trainingStep = saved.has_value();
+    }
+    FunctionReport report = buildReport(func, recompute, backwardStart);
     if (peak) {
       FailureOr<BufferPeak> predicted =
           predictBufferPeak(module, func.getName());

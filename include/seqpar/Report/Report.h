@@ -135,7 +135,11 @@ struct FunctionReport {
   bool trainingStep = false;
 };
 
-FunctionReport buildReport(func::FuncOp func, Recompute recompute);
+/// With `backwardStart` (a training graph's, SavedForBackward.h) the layers
+/// are the forward's, the tail also holds the backward, and no save rule is
+/// applied (the joint program itself says what is saved).
+FunctionReport buildReport(func::FuncOp func, Recompute recompute,
+                           Operation *backwardStart = nullptr);
 void printReport(const FunctionReport &report, llvm::raw_ostream &os);
 llvm::json::Value reportToJSON(const FunctionReport &report);
 
