@@ -26,9 +26,10 @@ static void forEachExternalOperand(Operation *top,
                                    llvm::function_ref<void(Value)> fn) {
   top->walk([&](Operation *nested) {
     for (Value operand : nested->getOperands()) {
-      Operation *owner = isa<BlockArgument>(operand)
-                             ? cast<BlockArgument>(operand).getOwner()->getParentOp()
-                             : operand.getDefiningOp();
+      Operation *owner =
+          isa<BlockArgument>(operand)
+              ? cast<BlockArgument>(operand).getOwner()->getParentOp()
+              : operand.getDefiningOp();
       if (owner != top && !top->isProperAncestor(owner))
         fn(operand);
     }
@@ -110,8 +111,8 @@ mlir::seqpar::analyzeSavedForBackward(func::FuncOp func, std::string &why) {
       Operation *def = v.getDefiningOp();
       Operation *top = def ? body.findAncestorOpInBlock(*def) : nullptr;
       if (!top) {
-        fromArgument |= isa<BlockArgument>(v) &&
-                        cast<BlockArgument>(v).getOwner() == &body;
+        fromArgument |=
+            isa<BlockArgument>(v) && cast<BlockArgument>(v).getOwner() == &body;
         return;
       }
       fromArgument |= readsArgument.contains(top);

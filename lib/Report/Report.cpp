@@ -3,8 +3,8 @@
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Analysis/Activations.h"
+#include "seqpar/Analysis/ByteCounts.h"
 
 #include "mlir/Support/DebugStringHelper.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -102,8 +102,7 @@ LogicalResult mlir::seqpar::checkFiguresFit(func::FuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
-FunctionReport mlir::seqpar::buildReport(func::FuncOp func,
-                                         Recompute recompute,
+FunctionReport mlir::seqpar::buildReport(func::FuncOp func, Recompute recompute,
                                          Operation *backwardStart) {
   FunctionReport report;
   report.name = func.getName().str();
@@ -184,10 +183,9 @@ void mlir::seqpar::printReport(const FunctionReport &report,
   if (report.peak)
     os << (report.trainingStep ? "training-step peak (forward and backward)"
                                : "forward peak")
-       << ": " << report.peak->peakBytes
-       << " bytes of buffers live at once (" << report.peak->liveAtEnd
-       << " at exit" << (report.peak->exact ? "" : "; some sizes unknown")
-       << ")\n";
+       << ": " << report.peak->peakBytes << " bytes of buffers live at once ("
+       << report.peak->liveAtEnd << " at exit"
+       << (report.peak->exact ? "" : "; some sizes unknown") << ")\n";
 }
 
 static llvm::json::Value layerToJSON(const LayerReport &layer) {

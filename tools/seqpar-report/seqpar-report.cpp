@@ -63,11 +63,11 @@ static llvm::cl::opt<bool>
          llvm::cl::desc("Also predict the forward peak of live buffers (lowers "
                         "the program to buffers as seqpar-run does)"),
          llvm::cl::init(true), llvm::cl::cat(reportCategory));
-static llvm::cl::opt<bool> listSaved(
-    "list-saved",
-    llvm::cl::desc("Training graphs: also list each tensor saved for "
-                   "backward (layer, type, bytes, producer)"),
-    llvm::cl::init(false), llvm::cl::cat(reportCategory));
+static llvm::cl::opt<bool>
+    listSaved("list-saved",
+              llvm::cl::desc("Training graphs: also list each tensor saved for "
+                             "backward (layer, type, bytes, producer)"),
+              llvm::cl::init(false), llvm::cl::cat(reportCategory));
 static llvm::cl::opt<bool> json("json",
                                 llvm::cl::desc("Print JSON instead of text"),
                                 llvm::cl::init(false),
@@ -117,8 +117,8 @@ static SavedReport groupSaved(func::FuncOp func,
                               const SavedForBackward &saved) {
   SavedReport report;
   Operation *start = saved.backwardStart;
-  report.backwardStart = "'" + start->getName().getStringRef().str() +
-                         "' at " + debugString(start->getLoc());
+  report.backwardStart = "'" + start->getName().getStringRef().str() + "' at " +
+                         debugString(start->getLoc());
   report.forwardOpsAfterStart = saved.forwardOpsAfterStart;
   LayerPartition partition = partitionLayers(func, start);
   report.layers.resize(partition.numLayers);
@@ -134,7 +134,7 @@ static SavedReport groupSaved(func::FuncOp func,
           break;
         }
     int layer = at ? partition.layerOf.lookup(at) : -1;
-    SavedPart &part = layer < 0                       ? report.head
+    SavedPart &part = layer < 0                      ? report.head
                       : layer >= partition.numLayers ? report.tail
                                                      : report.layers[layer];
     std::string type = debugString(tensor.elementType);
@@ -147,12 +147,12 @@ static SavedReport groupSaved(func::FuncOp func,
                ? " (sharded " + std::to_string(tensor.shardedBytes) + ")"
                : "") +
           ", " +
-          (tensor.producer ? "'" +
-                                 tensor.producer->getName().getStringRef().str() +
-                                 "' at " + debugString(tensor.producer->getLoc())
-                           : "argument #" +
-                                 std::to_string(cast<BlockArgument>(tensor.value)
-                                                    .getArgNumber())));
+          (tensor.producer
+               ? "'" + tensor.producer->getName().getStringRef().str() +
+                     "' at " + debugString(tensor.producer->getLoc())
+               : "argument #" +
+                     std::to_string(
+                         cast<BlockArgument>(tensor.value).getArgNumber())));
     report.total.add(type, tensor.bytes, tensor.shardedBytes);
   }
   return report;
@@ -297,7 +297,8 @@ int main(int argc, char **argv) {
     if (json) {
       llvm::json::Value value = reportToJSON(report);
       if (saved)
-        value.getAsObject()->insert({"saved_for_backward", savedToJSON(*saved)});
+        value.getAsObject()->insert(
+            {"saved_for_backward", savedToJSON(*saved)});
       reports.push_back(std::move(value));
     } else {
       printReport(report, output->os());

@@ -1,4 +1,5 @@
-//===- SavedForBackward.h - what a training graph keeps for backward -*- C++ -*-===//
+//===- SavedForBackward.h - what a training graph keeps for backward -*- C++
+//-*-===//
 //
 // A training graph (docs/training-graphs.md) is one function returning the
 // loss and the parameter gradients. What it saves for the backward pass is
@@ -34,9 +35,9 @@ struct SavedForBackwardTensor {
   /// getElementBytes in ByteCounts.h), at the per-rank shape the program
   /// has (after TP/SP rewrites).
   int64_t bytes = 0;
-  /// Bytes when saved sharded instead (SPEC 3.4, Korthikanti section
-  /// 4.2.2): a tensor produced by a `shard.all_gather` kept as the gather's
-  /// input, re-gathered in backward; `bytes` otherwise.
+  /// Bytes when saved sharded instead (docs/semantics.md §10, Korthikanti
+  /// section 4.2.2): a tensor produced by a `shard.all_gather` kept as the
+  /// gather's input, re-gathered in backward; `bytes` otherwise.
   int64_t shardedBytes = 0;
 };
 

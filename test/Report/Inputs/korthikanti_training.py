@@ -26,7 +26,7 @@ The generated layer keeps what the paper counts, except:
     column-parallel linears (QKV, MLP in) and the weight-gradient matmuls
     of the backward read the gathered tensors, so the program keeps them
     gathered: + 2 * 2sbh (t-1)/t. seqpar-report also gives the figure with
-    them saved sharded and re-gathered in backward (SPEC 3.4, the default
+    them saved sharded and re-gathered in backward (docs/semantics.md §10, the default
     issue 17 item 3 asks for): that figure must equal the formula (+ 4sb/t).
 
 Each expected figure is computed here from the formula, never read from the
