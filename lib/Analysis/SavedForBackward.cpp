@@ -1,10 +1,11 @@
 //===- SavedForBackward.cpp - what a training graph keeps for backward ----===//
 //
 // Forward = the top-level ops the loss depends on. The backward starts at
-// the first top-level op, in program order, that is not forward, feeds a
-// gradient result and reads (directly or through other such ops) an
-// activation a forward op produced. Saved = the forward's values live
-// there. docs/training-graphs.md, "What is saved for backward".
+// the first top-level op, in program order, that is not forward, reads
+// (directly or through other such ops) an activation a forward op produced,
+// and that every gradient computed from the forward depends on. Saved = the
+// forward's values live there. docs/training-graphs.md, "What is saved for
+// backward".
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +68,57 @@ static bool isConstantLike(Operation *op) {
   return false;
 }
 
+/// The top-level ops of `body` that read what `op` produces, transitively,
+/// and `op` itself.
+static llvm::DenseSet<Operation *> downstream(Block &body, Operation *op) {
+  llvm::DenseSet<Operation *> seen{op};
+  SmallVector<Operation *> work{op};
+  while (!work.empty()) {
+    Operation *at = work.pop_back_val();
+    for (Value result : at->getResults())
+      for (Operation *user : result.getUsers())
+        if (Operation *top = body.findAncestorOpInBlock(*user);
+            top && seen.insert(top).second)
+          work.push_back(top);
+  }
+  return seen;
+}
+
+/// The first op, in program order, of `candidates` (the non-forward ops
+/// that read the forward) that every op of `gradients` depends on: where the
+/// loss's gradient enters the backward. Ops that prepare a forward value for
+/// one gradient (a transpose of a linear's input hoisted next to it) are
+/// skipped. Null when no op is common to every gradient.
+static Operation *
+findBackwardStart(Block &body, const llvm::DenseSet<Operation *> &candidates,
+                  const llvm::DenseSet<Operation *> &gradients) {
+  llvm::DenseMap<Operation *, int64_t> position;
+  for (Operation &op : body)
+    position[&op] = position.size();
+  // The common op is among the dependencies of any one gradient.
+  Operation *first =
+      *llvm::min_element(gradients, [&](Operation *a, Operation *b) {
+        return position.lookup(a) < position.lookup(b);
+      });
+  SmallVector<Value> results(first->getResults());
+  llvm::DenseSet<Operation *> slice = dependencies(body, results);
+  slice.insert(first);
+  SmallVector<Operation *> ordered;
+  for (Operation *op : slice)
+    if (candidates.contains(op))
+      ordered.push_back(op);
+  llvm::sort(ordered, [&](Operation *a, Operation *b) {
+    return position.lookup(a) < position.lookup(b);
+  });
+  for (Operation *candidate : ordered) {
+    llvm::DenseSet<Operation *> reached = downstream(body, candidate);
+    if (llvm::all_of(gradients,
+                     [&](Operation *op) { return reached.contains(op); }))
+      return candidate;
+  }
+  return nullptr;
+}
+
 static bool isOneElementFloat(Type type) {
   if (isa<FloatType>(type))
     return true;
@@ -97,14 +149,11 @@ mlir::seqpar::analyzeSavedForBackward(func::FuncOp func, std::string &why) {
   for (Operation &op : body)
     position[&op] = position.size();
   llvm::DenseSet<Operation *> forward = dependencies(body, {loss});
-  SmallVector<Value> gradients(ret.getOperands().drop_front());
-  llvm::DenseSet<Operation *> feedsGradient = dependencies(body, gradients);
   llvm::DenseSet<Value> activations = findActivations(func);
 
   // In program order: which non-forward ops read a forward activation
   // (through other such ops), and which ops read any argument at all.
   llvm::DenseSet<Operation *> readsForward, readsArgument;
-  Operation *start = nullptr;
   for (Operation &op : body) {
     bool fromForward = false, fromArgument = false;
     forEachExternalOperand(&op, [&](Value v) {
@@ -121,15 +170,26 @@ mlir::seqpar::analyzeSavedForBackward(func::FuncOp func, std::string &why) {
     });
     if (fromArgument)
       readsArgument.insert(&op);
-    if (forward.contains(&op) || !fromForward)
-      continue;
-    readsForward.insert(&op);
-    if (!start && feedsGradient.contains(&op))
-      start = &op;
+    if (!forward.contains(&op) && fromForward)
+      readsForward.insert(&op);
   }
+  // The gradients computed from the forward (not constants, not from
+  // parameters alone).
+  llvm::DenseSet<Operation *> gradientOps;
+  for (Value gradient : ret.getOperands().drop_front())
+    if (Operation *def = gradient.getDefiningOp())
+      if (Operation *top = body.findAncestorOpInBlock(*def);
+          readsForward.contains(top))
+        gradientOps.insert(top);
+  if (gradientOps.empty()) {
+    why = "no gradient result is computed from a forward activation outside "
+          "the loss's computation";
+    return failure();
+  }
+  Operation *start = findBackwardStart(body, readsForward, gradientOps);
   if (!start) {
-    why = "no op outside the loss's computation reads a forward activation "
-          "and feeds a gradient result";
+    why = "no op outside the loss's computation is one that every gradient "
+          "depends on";
     return failure();
   }
 

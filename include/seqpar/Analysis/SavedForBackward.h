@@ -64,8 +64,8 @@ struct SavedForBackward {
 /// ops (constants, tensor.empty, fills of a constant) never count.
 ///
 /// Fails when `func` cannot be read as a training graph (no body, result #0
-/// not a one-element float loss, no gradient results, or no op outside the
-/// loss's computation that reads a forward activation and feeds a gradient);
+/// not a one-element float loss, no gradient results, no gradient computed
+/// from a forward activation, or no op common to all such gradients);
 /// `why` then says which, for a remark. Callers have checked with
 /// checkFiguresFit (seqpar/Report/Report.h) that every tensor's bytes fit.
 FailureOr<SavedForBackward> analyzeSavedForBackward(func::FuncOp func,
