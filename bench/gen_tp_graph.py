@@ -537,6 +537,25 @@ def swiglu(bld, gate, up):
     return bld.elementwise([gate, up], body, "swiglu")
 
 
+def dropout_keep(bb, shape, seed, p):
+    """The i1 keep bit of the element at the loops' `linalg.index`es in a
+    tensor of `shape`: hash(seed, row-major linear index) >= p."""
+    lin = bb.index_i64(0)
+    for dim in range(1, len(shape)):
+        lin = bb.bin("arith.muli", lin, bb.iconst(shape[dim]), "i64")
+        lin = bb.bin("arith.addi", lin, bb.index_i64(dim), "i64")
+    z = bb.bin("arith.muli", lin, bb.iconst(to_signed64(SPLITMIX_GOLDEN)), "i64")
+    z = bb.bin("arith.addi", z, bb.iconst(seed), "i64")
+    for shift, mult in SPLITMIX_ROUNDS:
+        z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(shift), "i64"), "i64")
+        z = bb.bin("arith.muli", z, bb.iconst(to_signed64(mult)), "i64")
+    z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(SPLITMIX_FINAL), "i64"), "i64")
+    top = bb.bin("arith.shrui", z, bb.iconst(64 - DROPOUT_U_BITS), "i64")
+    u = bb.bin("arith.mulf", bb.cast("arith.uitofp", top, "i64", "f32"),
+               bb.const(2.0 ** -DROPOUT_U_BITS, "f32"), "f32")
+    return bb.cmpf("oge", u, bb.const(p, "f32"), "f32")
+
+
 def dropout(bld, x, p, cfg):
     """Position-keyed dropout: keep x/(1-p) where hash(seed_site, linear index) >= p.
 
@@ -551,23 +570,9 @@ def dropout(bld, x, p, cfg):
     if cfg.dropout_op:
         return dropout_op(bld, x, p, cfg.seed, site)
     seed = dropout_site_seed(cfg.seed, site)
-    shape = x.shape
 
     def body(bb, ins, out):
-        lin = bb.index_i64(0)
-        for dim in range(1, len(shape)):
-            lin = bb.bin("arith.muli", lin, bb.iconst(shape[dim]), "i64")
-            lin = bb.bin("arith.addi", lin, bb.index_i64(dim), "i64")
-        z = bb.bin("arith.muli", lin, bb.iconst(to_signed64(SPLITMIX_GOLDEN)), "i64")
-        z = bb.bin("arith.addi", z, bb.iconst(seed), "i64")
-        for shift, mult in SPLITMIX_ROUNDS:
-            z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(shift), "i64"), "i64")
-            z = bb.bin("arith.muli", z, bb.iconst(to_signed64(mult)), "i64")
-        z = bb.bin("arith.xori", z, bb.bin("arith.shrui", z, bb.iconst(SPLITMIX_FINAL), "i64"), "i64")
-        top = bb.bin("arith.shrui", z, bb.iconst(64 - DROPOUT_U_BITS), "i64")
-        u = bb.bin("arith.mulf", bb.cast("arith.uitofp", top, "i64", "f32"),
-                   bb.const(2.0 ** -DROPOUT_U_BITS, "f32"), "f32")
-        keep = bb.cmpf("oge", u, bb.const(p, "f32"), "f32")
+        keep = dropout_keep(bb, x.shape, seed, p)
         kept = bb.bin("arith.mulf", ins[0], bb.const(1.0 / (1.0 - p), ty), ty)
         return bb.select(keep, kept, bb.const(0.0, ty), ty)
 

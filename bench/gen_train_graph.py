@@ -15,7 +15,8 @@ The head: GPT and Llama an LM head W [h, vocab] with causal-LM cross-entropy
 on labels shifted by one position (the last position and labels equal to
 -100 are ignored), BERT a token classifier W [h, labels] + bias with
 cross-entropy per token; the loss is the mean over the valid labels (0/0, NaN,
-when none is valid, as PyTorch). No dropout.
+when none is valid, as PyTorch). Dropout (--dropout P, gpt): masks kept as i1
+tensors from forward to backward.
 
 Forms:
   single   the single-device program on a 1-device grid with replicated
@@ -258,6 +259,31 @@ def swiglu(bld, gate, up):
     return y, backward
 
 
+def dropout(bld, cfg, x):
+    """Position-keyed dropout (gen_tp_graph.dropout_keep's hash, rate
+    cfg.dropout_p) with its mask kept: an i1 tensor computed in forward,
+    y = mask ? x / (1 - p) : 0, and backward dx = mask ? dy / (1 - p) : 0
+    reading the same mask (what training keeps for backward, 1 byte per
+    element; docs/training-graphs.md). Identity when cfg.dropout_p is 0."""
+    p = getattr(cfg, "dropout_p", 0.0)
+    if not p:
+        return x, lambda dy: dy
+    seed = g.dropout_site_seed(cfg.seed, bld.dropout_sites)
+    bld.dropout_sites += 1
+    rank = len(x.shape)
+    mask = bld.generic([], bld.empty(x.shape, "i1"), bld.identity(rank), ["parallel"] * rank,
+                       lambda bb, ins, out: g.dropout_keep(bb, x.shape, seed, p), "mask")
+
+    def apply(t):
+        def body(bb, i, ty):
+            kept = bb.bin("arith.mulf", i[1], bb.const(1.0 / (1.0 - p), ty), ty)
+            return bb.select(i[0], kept, bb.const(0.0, ty), ty)
+        ins = [(mask, bld.identity(rank)), (t, bld.identity(rank))]
+        return bld.generic(ins, bld.empty(t.shape), bld.identity(rank), ["parallel"] * rank,
+                           lambda bb, i, out: body(bb, i, bld.elem), "drop")
+    return apply(x), apply
+
+
 def attention(bld, cfg, q, k, v, n_heads, n_kv, causal, use_rope):
     """Multi-head attention on [L0, L1, heads*d] projections (GQA: K/V heads
     repeated); backward dV = P^T dO, dS = P (dP - rowsum(dP P)) scale with
@@ -284,7 +310,8 @@ def attention(bld, cfg, q, k, v, n_heads, n_kv, causal, use_rope):
     if causal:
         scores = g.causal_mask(bld, scores, 1, 2)
     probs = g.softmax_last(bld, scores, keepdim=True)
-    o = bld.batch_matmul(probs, vb)
+    dropped, b_drop = dropout(bld, cfg, probs)
+    o = bld.batch_matmul(dropped, vb)
 
     def to_layout(t, n):
         """[b*n, s, d] -> [L0, L1, n*d] in the activation layout."""
@@ -296,8 +323,8 @@ def attention(bld, cfg, q, k, v, n_heads, n_kv, causal, use_rope):
     def backward(dy):
         do = bld.collapse(bld.transpose(bld.expand(dy, [[0], [1], [2, 3]], (l0, l1, n_heads, d)), to_bhsd),
                           [[0, 1], [2], [3]])
-        dv = bld.batch_matmul(bld.transpose(probs, (0, 2, 1)), do)
-        dp = bld.batch_matmul(do, bld.transpose(vb, (0, 2, 1)))
+        dv = bld.batch_matmul(bld.transpose(dropped, (0, 2, 1)), do)
+        dp = b_drop(bld.batch_matmul(do, bld.transpose(vb, (0, 2, 1))))
         rs = g.reduce_last(bld, mul(bld, dp, probs), True, 0.0, "arith.addf", hint="rsum")
 
         def ds_body(bb, i, ty):
@@ -379,6 +406,7 @@ def gpt_layer(bld, cfg, ps, grads, x, i):
     att, b_att = attention(bld, cfg, q, k, v, cfg.a // t, cfg.a // t, True, False)
     o, b_ol = linear(bld, cfg, grads, att, w_o)
     o, b_ob = bias(bld, grads, reduced(bld, cfg, o), b_o)
+    o, b_od = dropout(bld, cfg, o)
     x1 = add(bld, x, o)
     y2, b_ln2 = layer_norm(bld, grads, x1, ln2_g, ln2_b, cfg.eps)
     m, b_fc1l = linear(bld, cfg, grads, y2, w_fc1)
@@ -386,12 +414,13 @@ def gpt_layer(bld, cfg, ps, grads, x, i):
     m, b_gelu = gelu(bld, m)
     m, b_fc2l = linear(bld, cfg, grads, m, w_fc2)
     m, b_fc2b = bias(bld, grads, reduced(bld, cfg, m), b_fc2)
+    m, b_md = dropout(bld, cfg, m)
     out = add(bld, x1, m)
 
     def backward(dout):
-        dm = reduced(bld, cfg, b_fc1l(b_fc1b(b_gelu(b_fc2l(b_fc2b(dout))))))
+        dm = reduced(bld, cfg, b_fc1l(b_fc1b(b_gelu(b_fc2l(b_fc2b(b_md(dout)))))))
         dx1 = add(bld, dout, b_ln2(dm))
-        dq, dk, dv = b_att(b_ol(b_ob(dx1)))
+        dq, dk, dv = b_att(b_ol(b_ob(b_od(dx1))))
         dqkv = Val(bld.fresh("cat"), (l0, l1, 3 * hr), bld.elem)
         bld.emit(f"{dqkv.name} = tensor.concat dim(2) {dq.name}, {dk.name}, {dv.name} : "
                  f"({dq.type}, {dk.type}, {dv.type}) -> {dqkv.type}")
@@ -720,7 +749,7 @@ def render(cfg, form, command):
     out = [f"// {command}",
            f"// model={cfg.model} form={form} layers={cfg.layers} b={cfg.b} s={cfg.s} h={cfg.h} a={cfg.a} "
            f"a_kv={cfg.a_kv} ffn={cfg.f} vocab={cfg.vocab} dtype={cfg.elem} layout={cfg.layout} "
-           f"flatten={int(cfg.flatten)}",
+           f"flatten={int(cfg.flatten)} dropout={getattr(cfg, 'dropout_p', 0.0)}",
            "// arguments: " + " ".join(names),
            "// results: " + ("rel an fd over the parameters" if form == "fdcheck" else
                              "loss" + ("" if form == "loss" else " " + " ".join("d" + n for n in names[2:])))]
@@ -753,20 +782,34 @@ def parse_args(argv):
     ap.add_argument("--tp", type=int, default=1, help="tensor-parallel size t (--form tp)")
     ap.add_argument("--layout", choices=["bsh", "sbh"], default="bsh")
     ap.add_argument("--flatten", action="store_true", help="collapse [b,s,h]->[b*s,h] around every linear")
+    ap.add_argument("--dtype", choices=["f32", "bf16"], default="f32",
+                    help="element type of the activations, parameters and gradients (fdcheck: f32 only)")
+    ap.add_argument("--dropout", type=float, default=0.0, metavar="P",
+                    help="gpt: dropout of rate P on the attention probabilities, after the attention "
+                         "and after the MLP, masks kept as i1 tensors (under --form tp the probabilities' "
+                         "mask is keyed by per-rank positions: for memory reports, not for comparisons)")
+    ap.add_argument("--seed", type=int, default=1234, help="dropout seed (sites get distinct streams)")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ns = ap.parse_args(argv)
     a_kv = ns.kv_heads if ns.kv_heads is not None else ns.heads
     ffn = ns.ffn or (4 * ns.hidden if ns.model != "llama" else -(-8 * ns.hidden // 3 // 8) * 8)
     cfg = g.Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
-                   f=ffn, t=ns.tp, form="tp", elem="f32", layout=ns.layout, flatten=ns.flatten, dropout=False,
-                   seed=0)
+                   f=ffn, t=ns.tp, form="tp", elem=ns.dtype, layout=ns.layout, flatten=ns.flatten, dropout=False,
+                   seed=ns.seed)
     cfg.vocab = ns.vocab
+    cfg.dropout_p = ns.dropout
     form = ns.form or ("single" if ns.tp == 1 else "tp")
     err = g.validate(cfg)
     if not err and form == "tp" and ns.tp < 2:
         err = f"--form tp is the per-rank program of t >= 2 ranks (got --tp {ns.tp}; --form single for one)"
     if not err and form != "tp" and ns.tp != 1:
         err = f"--form {form} is a single-device program: use --tp 1 (got {ns.tp})"
+    if not err and not 0.0 <= ns.dropout < 1.0:
+        err = f"--dropout must be in [0, 1) (got {ns.dropout})"
+    if not err and ns.dropout and ns.model != "gpt":
+        err = f"--dropout is written for --model gpt only (got {ns.model})"
+    if not err and form == "fdcheck" and (ns.dtype != "f32" or ns.dropout):
+        err = "--form fdcheck checks f32 programs without dropout"
     if not err and ns.vocab < 8:
         err = f"--vocab must be at least 8 (got {ns.vocab})"
     if not err and ns.model != "bert" and ns.seq < 2:

@@ -17,7 +17,7 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/Plan/Plan.h"
-#include "seqpar/Report/Activations.h"
+#include "seqpar/Analysis/Activations.h"
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -12,7 +12,7 @@
 
 #include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Pipelines/Pipelines.h"
-#include "seqpar/Report/Activations.h"
+#include "seqpar/Analysis/Activations.h"
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,6 +1,6 @@
 //===- CostModel.cpp - bytes sent and FLOPs of one op ---------------------===//
 
-#include "seqpar/Report/Activations.h"
+#include "seqpar/Analysis/Activations.h"
 
 #include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Analysis/Contraction.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "seqpar/Report/Activations.h"
+#include "seqpar/Analysis/Activations.h"
 
 #include "seqpar/Analysis/SoftmaxMatch.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -27,17 +27,19 @@ static bool isAttentionMark(Operation *op) {
          softmaxInput(op->getResult(0));
 }
 
-LayerPartition mlir::seqpar::partitionLayers(func::FuncOp func) {
+LayerPartition mlir::seqpar::partitionLayers(func::FuncOp func,
+                                             Operation *backwardStart) {
   LayerPartition partition;
   if (func.getBody().empty())
     return partition;
   llvm::DenseSet<Value> activations = findActivations(func);
   Block &body = func.getBody().front();
-  SmallVector<Operation *> ops;
-  llvm::DenseMap<Operation *, int> position;
+  SmallVector<Operation *> ops, outside;
   for (Operation &op : body) {
-    position[&op] = ops.size();
-    ops.push_back(&op);
+    if (&op == backwardStart || !outside.empty())
+      outside.push_back(&op);
+    else
+      ops.push_back(&op);
   }
   // Last top-level user of each activation root (views extend it).
   llvm::DenseMap<Value, int> lastUse, defined;
@@ -89,6 +91,8 @@ LayerPartition mlir::seqpar::partitionLayers(func::FuncOp func) {
       starts.push_back(cut);
   }
   partition.numLayers = starts.size();
+  for (Operation *op : outside)
+    partition.layerOf[op] = starts.empty() ? -1 : partition.numLayers;
   if (starts.empty()) {
     for (Operation *op : ops)
       partition.layerOf[op] = -1;

@@ -3,8 +3,8 @@
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "seqpar/Analysis/Activations.h"
 #include "seqpar/Analysis/ByteCounts.h"
-#include "seqpar/Report/Activations.h"
 
 #include "mlir/Support/DebugStringHelper.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -102,14 +102,15 @@ LogicalResult mlir::seqpar::checkFiguresFit(func::FuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
-FunctionReport mlir::seqpar::buildReport(func::FuncOp func,
-                                         Recompute recompute) {
+FunctionReport mlir::seqpar::buildReport(func::FuncOp func, Recompute recompute,
+                                         Operation *backwardStart) {
   FunctionReport report;
   report.name = func.getName().str();
   report.recompute = recompute;
+  report.trainingStep = backwardStart != nullptr;
   if (func.getBody().empty())
     return report;
-  LayerPartition partition = partitionLayers(func);
+  LayerPartition partition = partitionLayers(func, backwardStart);
   report.layers.resize(partition.numLayers);
   Block &body = func.getBody().front();
   auto bucket = [&](Operation *top) -> LayerReport & {
@@ -120,7 +121,9 @@ FunctionReport mlir::seqpar::buildReport(func::FuncOp func,
       return report.tail;
     return report.layers[layer];
   };
-  for (const SavedTensor &saved : computeSavedActivations(func, recompute)) {
+  for (const SavedTensor &saved :
+       backwardStart ? std::vector<SavedTensor>()
+                     : computeSavedActivations(func, recompute)) {
     LayerReport &into = bucket(body.findAncestorOpInBlock(*saved.user));
     into.savedBytes += saved.bytes;
     into.savedByRule[saved.rule] += saved.bytes;
@@ -135,8 +138,10 @@ FunctionReport mlir::seqpar::buildReport(func::FuncOp func,
 }
 
 static void printLayer(StringRef name, const LayerReport &layer,
-                       llvm::raw_ostream &os) {
-  os << name << ": saved " << layer.savedBytes << " bytes";
+                       bool trainingStep, llvm::raw_ostream &os) {
+  os << name << ":";
+  if (!trainingStep)
+    os << " saved " << layer.savedBytes << " bytes";
   if (!layer.savedByRule.empty()) {
     os << " (";
     llvm::interleaveComma(layer.savedByRule, os, [&](const auto &entry) {
@@ -144,7 +149,7 @@ static void printLayer(StringRef name, const LayerReport &layer,
     });
     os << ")";
   }
-  os << "; flops";
+  os << (trainingStep ? " flops" : "; flops");
   if (layer.flops.empty())
     os << " 0";
   for (auto &[kind, flops] : layer.flops)
@@ -160,21 +165,27 @@ static void printLayer(StringRef name, const LayerReport &layer,
 void mlir::seqpar::printReport(const FunctionReport &report,
                                llvm::raw_ostream &os) {
   os << "seqpar-report: @" << report.name << ", one rank, "
-     << report.layers.size() << " layers; saved = activation bytes kept for "
-     << "the backward pass (recompute="
-     << (report.recompute == Recompute::None ? "none" : "selective")
-     << "), not the forward peak; bytes sent per rank "
-     << "(docs/semantics.md, section 5)\n";
-  printLayer("head", report.head, os);
+     << report.layers.size() << " layers; ";
+  if (report.trainingStep)
+    os << "a training graph: the layers are its forward's, the tail holds "
+          "the loss and the whole backward, saved: see 'saved for backward'";
+  else
+    os << "saved = activation bytes kept for the backward pass (recompute="
+       << (report.recompute == Recompute::None ? "none" : "selective")
+       << "), not the forward peak";
+  os << "; bytes sent per rank (docs/semantics.md, section 5)\n";
+  bool training = report.trainingStep;
+  printLayer("head", report.head, training, os);
   for (auto [i, layer] : llvm::enumerate(report.layers))
-    printLayer("layer " + std::to_string(i), layer, os);
-  printLayer("tail", report.tail, os);
-  printLayer("total", report.total, os);
+    printLayer("layer " + std::to_string(i), layer, training, os);
+  printLayer("tail", report.tail, training, os);
+  printLayer("total", report.total, training, os);
   if (report.peak)
-    os << "forward peak: " << report.peak->peakBytes
-       << " bytes of buffers live at once (" << report.peak->liveAtEnd
-       << " at exit" << (report.peak->exact ? "" : "; some sizes unknown")
-       << ")\n";
+    os << (report.trainingStep ? "training-step peak (forward and backward)"
+                               : "forward peak")
+       << ": " << report.peak->peakBytes << " bytes of buffers live at once ("
+       << report.peak->liveAtEnd << " at exit"
+       << (report.peak->exact ? "" : "; some sizes unknown") << ")\n";
 }
 
 static llvm::json::Value layerToJSON(const LayerReport &layer) {
@@ -211,6 +222,7 @@ llvm::json::Value mlir::seqpar::reportToJSON(const FunctionReport &report) {
   if (report.peak) {
     result["forward_peak_bytes"] = report.peak->peakBytes;
     result["forward_peak_exact"] = report.peak->exact;
+    result["peak_of"] = report.trainingStep ? "training step" : "forward";
   }
   return result;
 }

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "seqpar/Report/Activations.h"
+#include "seqpar/Analysis/Activations.h"
 
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"

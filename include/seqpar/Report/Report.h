@@ -61,12 +61,15 @@ std::vector<SavedTensor> computeSavedActivations(func::FuncOp func,
 /// stream, the program points where a single activation is live (a layer's
 /// input); a layer runs from the cut before one attention to the cut before
 /// the next. Ops before the first layer get -1, ops after the last layer's
-/// end get `numLayers` (the function's tail: final norm, head).
+/// end get `numLayers` (the function's tail: final norm, head). With `end`
+/// (a top-level op: a training graph's backward start), only the ops before
+/// it are read (their uses, their attentions) and `end` and the ops after
+/// it go to the tail.
 struct LayerPartition {
   llvm::DenseMap<Operation *, int> layerOf;
   int numLayers = 0;
 };
-LayerPartition partitionLayers(func::FuncOp func);
+LayerPartition partitionLayers(func::FuncOp func, Operation *end = nullptr);
 
 /// One collective op: calls and bytes this rank sends (getBytesSent in
 /// seqpar/Analysis/ByteCounts.h, docs/semantics.md §5).
@@ -127,9 +130,16 @@ struct FunctionReport {
   std::vector<LayerReport> layers;
   LayerReport head, tail, total;
   std::optional<BufferPeak> peak;
+  /// The function is a training graph: `peak` is a whole training step's
+  /// (forward and backward), not a forward-only run's.
+  bool trainingStep = false;
 };
 
-FunctionReport buildReport(func::FuncOp func, Recompute recompute);
+/// With `backwardStart` (a training graph's, SavedForBackward.h) the layers
+/// are the forward's, the tail also holds the backward, and no save rule is
+/// applied (the joint program itself says what is saved).
+FunctionReport buildReport(func::FuncOp func, Recompute recompute,
+                           Operation *backwardStart = nullptr);
 void printReport(const FunctionReport &report, llvm::raw_ostream &os);
 llvm::json::Value reportToJSON(const FunctionReport &report);
 

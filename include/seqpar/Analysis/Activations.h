@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SEQPAR_REPORT_ACTIVATIONS_H
-#define SEQPAR_REPORT_ACTIVATIONS_H
+#ifndef SEQPAR_ANALYSIS_ACTIVATIONS_H
+#define SEQPAR_ANALYSIS_ACTIVATIONS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseSet.h"
@@ -30,4 +30,4 @@ int64_t tensorBytes(Type type);
 
 } // namespace mlir::seqpar
 
-#endif // SEQPAR_REPORT_ACTIVATIONS_H
+#endif // SEQPAR_ANALYSIS_ACTIVATIONS_H

@@ -1,6 +1,6 @@
 //===- Activations.cpp - activations of a per-rank program ----------------===//
 
-#include "seqpar/Report/Activations.h"
+#include "seqpar/Analysis/Activations.h"
 
 #include "seqpar/Analysis/ByteCounts.h"
 
