@@ -96,6 +96,11 @@ static cl::opt<unsigned> optLevel(
 static cl::opt<bool> noBlas("no-blas", cl::init(false),
                             cl::desc("Run matmuls as loops instead of BLAS"),
                             cl::cat(runCategory));
+static cl::opt<std::string> dumpLlvmIr(
+    "dump-llvm-ir",
+    cl::desc("Write the program's LLVM IR, as optimised for the host, to "
+             "this file"),
+    cl::cat(runCategory));
 static cl::opt<int> warmup("warmup", cl::init(1),
                            cl::desc("Untimed runs before the measured one "
                                     "(JIT materialization, communicator "
@@ -113,7 +118,7 @@ static void checkOptions() {
   };
   for (const cl::opt<std::string> *option :
        {&entryName, &referenceEntryName, &referenceFile, &saveInputs,
-        &outputPrefix})
+        &outputPrefix, &dumpLlvmIr})
     if (givenEmpty(*option))
       fail("--" + option->ArgStr + " is empty");
   if (tolerance.getNumOccurrences() &&
@@ -141,6 +146,8 @@ static JitOptions getJitOptions() {
   JitOptions options;
   options.optLevel = optLevel;
   options.blas = !noBlas;
+  // Every rank compiles the same program: rank 0 writes it.
+  options.llvmIrFile = world.rank == 0 ? dumpLlvmIr.getValue() : "";
   return options;
 }
 
@@ -153,7 +160,9 @@ static bool compareWithReference(MLIRContext &ctx,
   Program reference =
       loadProgram(ctx, referenceFile, referenceEntryName, "--reference-entry");
   Call call = prepareReferenceCall(reference, globals, outputs.size());
-  auto engine = compile(reference.module(), reference.entry, getJitOptions());
+  JitOptions options = getJitOptions();
+  options.llvmIrFile.clear(); // the program's, not the reference's
+  auto engine = compile(reference.module(), reference.entry, options);
   invoke(*engine, call.inputs, call.outputs);
   std::optional<double> tol;
   if (tolerance.getNumOccurrences())
