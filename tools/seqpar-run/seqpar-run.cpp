@@ -35,6 +35,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -106,6 +108,12 @@ static cl::opt<int> warmup("warmup", cl::init(1),
                                     "(JIT materialization, communicator "
                                     "creation, BLAS start-up)"),
                            cl::cat(runCategory));
+static cl::opt<bool> keepFreedMemory(
+    "keep-freed-memory", cl::init(true),
+    cl::desc("Keep memory the program frees for its next allocations "
+             "instead of returning it to the kernel, so calls after the "
+             "first touch no fresh pages (glibc)"),
+    cl::cat(runCategory));
 static cl::opt<int> blasThreads("blas-threads", cl::init(1),
                                 cl::desc("OpenBLAS threads per rank"),
                                 cl::cat(runCategory));
@@ -170,14 +178,22 @@ static bool compareWithReference(MLIRContext &ctx,
   return compareOutputs(outputs, call.outputs, tol);
 }
 
-/// Prints, on rank 0, the program's figures and every rank's wall time and
-/// peak bytes.
+/// Minor page faults of this process so far (every thread).
+static int64_t minorPageFaults() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+/// Prints, on rank 0, the program's figures and every rank's wall time,
+/// peak bytes and page faults.
 static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
-                             double seconds, int64_t peak) {
+                             double seconds, int64_t peak, int64_t faults) {
   struct {
     double seconds;
     int64_t peak;
-  } mine{seconds, peak};
+    int64_t faults;
+  } mine{seconds, peak, faults};
   std::vector<uint8_t> all = gatherBytes(&mine, sizeof(mine));
   if (world.rank != 0)
     return;
@@ -189,8 +205,9 @@ static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
   for (int r = 0; r < world.size; ++r) {
     std::memcpy(&mine, all.data() + r * sizeof(mine), sizeof(mine));
     std::printf("rank %d: wall %.6f s, peak %lld bytes (program "
-                "allocations)\n",
-                r, mine.seconds, static_cast<long long>(mine.peak));
+                "allocations), %lld page faults\n",
+                r, mine.seconds, static_cast<long long>(mine.peak),
+                static_cast<long long>(mine.faults));
   }
   std::fflush(stdout);
 }
@@ -212,6 +229,8 @@ int main(int argc, char **argv) {
   world.rank = seqpar_rt_world_rank();
   world.size = seqpar_rt_world_size();
   checkOptions();
+  if (keepFreedMemory)
+    seqpar_rt_alloc_keep_freed_memory();
   initializeJit(blasThreads);
 
   DialectRegistry registry;
@@ -255,6 +274,7 @@ int main(int argc, char **argv) {
   seqpar_rt_counters_reset();
   seqpar_rt_alloc_reset_peak();
   seqpar_rt_barrier();
+  int64_t faultsBefore = minorPageFaults();
   auto start = std::chrono::steady_clock::now();
   seqpar_rt_region_begin(entryName.c_str(), flops);
   invoke(*engine, call.inputs, call.outputs);
@@ -262,6 +282,7 @@ int main(int argc, char **argv) {
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
+  int64_t faults = minorPageFaults() - faultsBefore;
   int64_t peak = seqpar_rt_alloc_peak_bytes();
   seqpar_rt_barrier();
 
@@ -269,7 +290,7 @@ int main(int argc, char **argv) {
   // per-rank wall time and peak bytes.
   seqpar_rt_print_counters(SEQPAR_RT_FORMAT_TEXT);
   std::fflush(stdout);
-  printRankFigures(signature.gridShape, flops, seconds, peak);
+  printRankFigures(signature.gridShape, flops, seconds, peak, faults);
 
   // Outputs assembled on every rank (rank 0 reports).
   std::string replicasDiffer; // the first output whose replicas differ
