@@ -51,8 +51,12 @@ void mlir::seqpar::buildLowerToLLVMPipeline(
     OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
   buildLowerToBuffersPipeline(pm, options);
   addPipeline(pm, "convert-bufferization-to-memref,"
-                  "func.func(convert-linalg-to-loops),convert-scf-to-cf,"
-                  "expand-strided-metadata,lower-affine");
+                  "func.func(convert-linalg-to-loops)");
+  // LLVM's optimiser is superlinear in one function's size: one function
+  // per loop nest keeps the optimising JIT linear in the program.
+  if (options.outline)
+    pm.addPass(createOutlineLoopNests());
+  addPipeline(pm, "convert-scf-to-cf,expand-strided-metadata,lower-affine");
   addPipeline(pm, options.counted
                       ? "finalize-memref-to-llvm{use-generic-functions=true}"
                       : "finalize-memref-to-llvm");

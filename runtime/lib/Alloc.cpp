@@ -11,6 +11,10 @@
 #include <atomic>
 #include <cstdlib>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace {
 struct Header {
   void *raw;
@@ -75,5 +79,18 @@ int64_t seqpar_rt_alloc_current_bytes(void) { return currentBytes.load(); }
 int64_t seqpar_rt_alloc_peak_bytes(void) { return peakBytes.load(); }
 int64_t seqpar_rt_alloc_count(void) { return allocCount.load(); }
 void seqpar_rt_alloc_reset_peak(void) { peakBytes.store(currentBytes.load()); }
+
+int seqpar_rt_alloc_keep_freed_memory(void) {
+#if defined(__GLIBC__)
+  // glibc serves blocks above its mmap threshold (at most 32 MiB) with
+  // fresh mappings and returns the heap's free top to the kernel: a program
+  // that frees and reallocates the same large buffers every call then
+  // faults every page in again. With no mmaps and no trimming, freed memory
+  // stays in the heap for the next allocations.
+  return mallopt(M_MMAP_MAX, 0) && mallopt(M_TRIM_THRESHOLD, -1);
+#else
+  return 0;
+#endif
+}
 
 } // extern "C"

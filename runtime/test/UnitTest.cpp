@@ -10,6 +10,8 @@
 #include "Layout.h"
 #include "seqpar/runtime/seqpar_runtime_alloc.h"
 
+#include <sys/resource.h>
+
 #include <cmath>
 #include <limits>
 
@@ -115,6 +117,40 @@ TEST(Alloc, CountsCurrentAndPeakBytes) {
   EXPECT_EQ(seqpar_rt_alloc_count(), count + 3);
   seqpar_rt_alloc_reset_peak();
   EXPECT_EQ(seqpar_rt_alloc_peak_bytes(), base);
+}
+
+/// Minor page faults of this process so far.
+static long minorFaults() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+/// Allocates, writes and frees `bytes` through the hooks; returns the
+/// minor page faults that took.
+static long faultsOfOneUse(size_t bytes) {
+  long before = minorFaults();
+  void *block = _mlir_memref_to_llvm_aligned_alloc(64, bytes);
+  EXPECT_NE(block, nullptr);
+  std::memset(block, 1, bytes);
+  _mlir_memref_to_llvm_free(block);
+  return minorFaults() - before;
+}
+
+// Tests that, after seqpar_rt_alloc_keep_freed_memory, a large block
+// allocated again after its free reuses the pages already touched (by
+// default glibc maps it afresh: one fault per page, 16384 for 64 MiB),
+// and that the counters still count it.
+TEST(Alloc, KeepFreedMemoryReusesPages) {
+  ASSERT_EQ(seqpar_rt_alloc_keep_freed_memory(), 1);
+  const size_t bytes = 64 << 20;
+  faultsOfOneUse(bytes); // the first use maps the pages
+  int64_t base = seqpar_rt_alloc_current_bytes();
+  seqpar_rt_alloc_reset_peak();
+  long faults = faultsOfOneUse(bytes);
+  EXPECT_LT(faults, 64) << "of " << bytes / 4096 << " pages";
+  EXPECT_EQ(seqpar_rt_alloc_peak_bytes(), base + int64_t(bytes));
+  EXPECT_EQ(seqpar_rt_alloc_current_bytes(), base);
 }
 
 } // namespace

@@ -9,9 +9,17 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 
 extern "C" {
 // CBLAS (OpenBLAS), called by code from seqpar-lower-matmul-to-blas.
@@ -26,10 +34,150 @@ using namespace mlir::seqpar;
 
 namespace seqpar::run {
 
+/// glibc's vector math library, which the loop vectoriser calls for the
+/// vector forms of expf, tanhf, ... (docs/runtime-and-run.md, "Code
+/// generation"); invalid when it could not be loaded.
+static llvm::sys::DynamicLibrary libmvec;
+
 void initializeJit(int blasThreads) {
   openblas_set_num_threads(blasThreads);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  std::string error;
+  libmvec = llvm::sys::DynamicLibrary::getPermanentLibrary("libmvec.so.1",
+                                                           &error);
+  if (!libmvec.isValid() && world.rank == 0)
+    llvm::errs() << "seqpar-run: warning: libmvec.so.1 not loaded (" << error
+                 << "): math functions stay scalar\n";
+}
+
+/// The host CPU, by name and features (AVX2, AVX-512, ...), at the code
+/// generator level that matches `optLevel`: without it LLVM's cost models
+/// see no vector registers and the vectorisers do nothing.
+static std::unique_ptr<llvm::TargetMachine>
+createHostTargetMachine(unsigned optLevel) {
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    fail("cannot describe the host CPU to LLVM: " +
+         llvm::toString(builder.takeError()));
+  static const llvm::CodeGenOptLevel codeGenLevels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  builder->setCodeGenOptLevel(codeGenLevels[optLevel]);
+  auto machine = builder->createTargetMachine();
+  if (!machine)
+    fail("cannot create LLVM's target machine for the host: " +
+         llvm::toString(machine.takeError()));
+  return std::move(*machine);
+}
+
+/// Library information for `machine`'s triple with libmvec's vector
+/// functions: LLVM's list (expf, logf, ... for SSE and AVX2) plus the
+/// forms glibc has and LLVM 22 does not list (tanhf and erff, which GELU
+/// needs, and the AVX-512 forms), each only where the host runs its ISA.
+static llvm::TargetLibraryInfoImpl
+getLibraryInfo(const llvm::TargetMachine &machine) {
+  const llvm::Triple &triple = machine.getTargetTriple();
+  llvm::TargetLibraryInfoImpl info(triple);
+  if (!libmvec.isValid() || triple.getArch() != llvm::Triple::x86_64)
+    return info;
+  info.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
+                                          triple);
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  // The x86 vector function ABI's ISA letters: b = SSE, d = AVX2,
+  // e = AVX-512, with 4, 8 and 16 floats.
+  struct Isa {
+    const char *feature;
+    unsigned lanes;
+    const char *prefix, *abi;
+  };
+  static const Isa isas[] = {{"sse2", 4, "_ZGVbN4v_", "_ZGV_LLVM_N4v"},
+                             {"avx2", 8, "_ZGVdN8v_", "_ZGV_LLVM_N8v"},
+                             {"avx512f", 16, "_ZGVeN16v_", "_ZGV_LLVM_N16v"}};
+  struct Function {
+    const char *libm, *intrinsic;
+    unsigned listedUpTo; // the widest form LLVM's list has
+  };
+  static const Function functions[] = {{"expf", "llvm.exp.f32", 8},
+                                       {"logf", "llvm.log.f32", 8},
+                                       {"tanhf", "llvm.tanh.f32", 0},
+                                       {"erff", nullptr, 0}};
+  // VecDesc keeps StringRefs: the names live as long as the process.
+  static llvm::StringSet<> names;
+  std::vector<llvm::VecDesc> extra;
+  for (const Isa &isa : isas) {
+    if (!features.lookup(isa.feature))
+      continue;
+    for (const Function &fn : functions) {
+      if (isa.lanes <= fn.listedUpTo)
+        continue;
+      llvm::StringRef vectorName =
+          names.insert((llvm::Twine(isa.prefix) + fn.libm).str())
+              .first->getKey();
+      if (!libmvec.getAddressOfSymbol(vectorName.data()))
+        continue; // an older glibc
+      for (const char *scalar : {fn.libm, fn.intrinsic})
+        if (scalar)
+          extra.emplace_back(scalar, vectorName,
+                             llvm::ElementCount::getFixed(isa.lanes),
+                             /*Masked=*/false, isa.abi, std::nullopt);
+    }
+  }
+  info.addVectorizableFunctions(extra);
+  return info;
+}
+
+/// LLVM's default pipeline at `optLevel` for `machine`, with libmvec's
+/// vector functions, as an ExecutionEngine transformer. Appends the names
+/// of the vector functions the optimised module calls to `vectorCalls` and
+/// writes the module to `irFile` (unless empty).
+static std::function<llvm::Error(llvm::Module *)>
+makeHostOptimizer(unsigned optLevel, llvm::TargetMachine *machine,
+                  std::string irFile, std::vector<std::string> &vectorCalls) {
+  return [=, &vectorCalls](llvm::Module *module) -> llvm::Error {
+    static const llvm::OptimizationLevel levels[] = {
+        llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+        llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    // No unrolling (full unrolling included): the program's loops have
+    // constant trip counts, and unrolled vector bodies made basic blocks of
+    // thousands of instructions that the code generator's schedulers took
+    // seconds each on. Interleaving still runs several vectors per
+    // iteration.
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopUnrolling = false;
+    tuning.LoopInterleaving = true;
+    tuning.LoopVectorization = tuning.SLPVectorization = true;
+    llvm::PassBuilder builder(machine, tuning);
+    // Registered first, so the builder's default (no vector library) is
+    // not.
+    llvm::TargetLibraryInfoImpl libraryInfo = getLibraryInfo(*machine);
+    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(libraryInfo); });
+    builder.registerModuleAnalyses(mam);
+    builder.registerCGSCCAnalyses(cgam);
+    builder.registerFunctionAnalyses(fam);
+    builder.registerLoopAnalyses(lam);
+    builder.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm =
+        optLevel == 0
+            ? builder.buildO0DefaultPipeline(levels[0])
+            : builder.buildPerModuleDefaultPipeline(levels[optLevel]);
+    mpm.run(*module, mam);
+    for (llvm::Function &fn : *module)
+      if (fn.isDeclaration() && fn.getName().starts_with("_ZGV"))
+        vectorCalls.push_back(fn.getName().str());
+    if (!irFile.empty()) {
+      std::error_code error;
+      llvm::raw_fd_ostream os(irFile, error, llvm::sys::fs::OF_Text);
+      if (error)
+        return llvm::createStringError(error, "cannot write " + irFile);
+      module->print(os, nullptr);
+    }
+    return llvm::Error::success();
+  };
 }
 
 std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
@@ -72,18 +220,20 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
   // non-contiguous views (e.g. padded sequence slices).
   static const llvm::StringRef runnerUtils[] = {SEQPAR_C_RUNNER_UTILS};
   engineOptions.sharedLibPaths = runnerUtils;
-  auto transformer = makeOptimizingTransformer(options.optLevel, 0, nullptr);
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createHostTargetMachine(options.optLevel);
+  std::vector<std::string> vectorCalls;
+  auto transformer = makeHostOptimizer(options.optLevel, machine.get(),
+                                       options.llvmIrFile, vectorCalls);
   engineOptions.transformer = transformer;
-  static const llvm::CodeGenOptLevel codeGenLevels[] = {
-      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
-  engineOptions.jitCodeGenOptLevel = codeGenLevels[options.optLevel];
-  auto engine = ExecutionEngine::create(module, engineOptions);
+  // The engine generates code with its own copy of the host machine.
+  auto engine = ExecutionEngine::create(
+      module, engineOptions, createHostTargetMachine(options.optLevel));
   if (!engine)
     fail("JIT compilation failed: " + llvm::toString(engine.takeError()));
   // The runtime, the counted allocator and CBLAS, by address, so the JIT
   // never depends on which shared libraries happen to be loaded.
-  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap map;
     auto add = [&](const char *name, void *address) {
       map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
@@ -110,9 +260,17 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
     SEQPAR_SYMBOL(_mlir_memref_to_llvm_free);
     SEQPAR_SYMBOL(cblas_sgemm);
 #undef SEQPAR_SYMBOL
+    // Only names getLibraryInfo found in libmvec reach the module.
+    for (const std::string &name : vectorCalls)
+      add(name.c_str(), libmvec.getAddressOfSymbol(name.c_str()));
     return map;
   });
   (*engine)->initialize();
+  // LLJIT generates code at the first lookup: do it here, so the JIT's time
+  // is the compile call's.
+  if (auto entryFn = (*engine)->lookupPacked("_mlir_ciface___seqpar_main");
+      !entryFn)
+    fail("JIT compilation failed: " + llvm::toString(entryFn.takeError()));
   return std::move(*engine);
 }
 

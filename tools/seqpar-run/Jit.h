@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace seqpar::run {
@@ -26,9 +27,12 @@ struct JitOptions {
   unsigned optLevel = 0;
   /// Matmuls as OpenBLAS calls (else as loops).
   bool blas = true;
+  /// Where to write the optimised LLVM IR (empty: nowhere).
+  std::string llvmIrFile;
 };
 
-/// Prepares the native target and gives OpenBLAS `blasThreads` threads.
+/// Prepares the native target, loads libmvec (glibc's vector math; a
+/// warning where it is missing) and gives OpenBLAS `blasThreads` threads.
 void initializeJit(int blasThreads);
 
 /// Compiles `module`, with `entry` and an added C-interface wrapper

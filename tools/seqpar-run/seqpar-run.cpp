@@ -35,6 +35,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -87,20 +89,29 @@ static cl::opt<double>
                        "f32, 2e-2 for f16/bf16, 0 for integers)"),
               cl::cat(runCategory));
 static cl::opt<unsigned> optLevel(
-    "opt-level", cl::init(0),
-    cl::desc("LLVM optimisation level of the JIT, 0-3. 0 (default) compiles "
-             "a 12-layer model in seconds instead of minutes (LLVM's "
-             "optimiser is superlinear in one large function) and "
-             "contractions run on BLAS anyway; benchmarks use 3"),
+    "opt-level", cl::init(2),
+    cl::desc("LLVM optimisation level of the JIT, 0-3 (default 2: "
+             "vectorised for the host CPU; 0 compiles fastest)"),
     cl::cat(runCategory));
 static cl::opt<bool> noBlas("no-blas", cl::init(false),
                             cl::desc("Run matmuls as loops instead of BLAS"),
                             cl::cat(runCategory));
+static cl::opt<std::string> dumpLlvmIr(
+    "dump-llvm-ir",
+    cl::desc("Write the program's LLVM IR, as optimised for the host, to "
+             "this file"),
+    cl::cat(runCategory));
 static cl::opt<int> warmup("warmup", cl::init(1),
                            cl::desc("Untimed runs before the measured one "
                                     "(JIT materialization, communicator "
                                     "creation, BLAS start-up)"),
                            cl::cat(runCategory));
+static cl::opt<bool> keepFreedMemory(
+    "keep-freed-memory", cl::init(true),
+    cl::desc("Keep memory the program frees for its next allocations "
+             "instead of returning it to the kernel, so calls after the "
+             "first touch no fresh pages (glibc)"),
+    cl::cat(runCategory));
 static cl::opt<int> blasThreads("blas-threads", cl::init(1),
                                 cl::desc("OpenBLAS threads per rank"),
                                 cl::cat(runCategory));
@@ -113,7 +124,7 @@ static void checkOptions() {
   };
   for (const cl::opt<std::string> *option :
        {&entryName, &referenceEntryName, &referenceFile, &saveInputs,
-        &outputPrefix})
+        &outputPrefix, &dumpLlvmIr})
     if (givenEmpty(*option))
       fail("--" + option->ArgStr + " is empty");
   if (tolerance.getNumOccurrences() &&
@@ -141,6 +152,8 @@ static JitOptions getJitOptions() {
   JitOptions options;
   options.optLevel = optLevel;
   options.blas = !noBlas;
+  // Every rank compiles the same program: rank 0 writes it.
+  options.llvmIrFile = world.rank == 0 ? dumpLlvmIr.getValue() : "";
   return options;
 }
 
@@ -153,7 +166,9 @@ static bool compareWithReference(MLIRContext &ctx,
   Program reference =
       loadProgram(ctx, referenceFile, referenceEntryName, "--reference-entry");
   Call call = prepareReferenceCall(reference, globals, outputs.size());
-  auto engine = compile(reference.module(), reference.entry, getJitOptions());
+  JitOptions options = getJitOptions();
+  options.llvmIrFile.clear(); // the program's, not the reference's
+  auto engine = compile(reference.module(), reference.entry, options);
   invoke(*engine, call.inputs, call.outputs);
   std::optional<double> tol;
   if (tolerance.getNumOccurrences())
@@ -161,14 +176,24 @@ static bool compareWithReference(MLIRContext &ctx,
   return compareOutputs(outputs, call.outputs, tol);
 }
 
-/// Prints, on rank 0, the program's figures and every rank's wall time and
-/// peak bytes.
+/// Minor page faults of this process so far (every thread).
+static int64_t minorPageFaults() {
+  rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+/// Prints, on rank 0, the program's figures and every rank's wall time,
+/// peak bytes and page faults.
 static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
-                             double seconds, int64_t peak) {
+                             double seconds, int64_t peak, int64_t faults,
+                             double jitSeconds) {
   struct {
     double seconds;
     int64_t peak;
-  } mine{seconds, peak};
+    int64_t faults;
+    double jitSeconds;
+  } mine{seconds, peak, faults, jitSeconds};
   std::vector<uint8_t> all = gatherBytes(&mine, sizeof(mine));
   if (world.rank != 0)
     return;
@@ -180,8 +205,9 @@ static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
   for (int r = 0; r < world.size; ++r) {
     std::memcpy(&mine, all.data() + r * sizeof(mine), sizeof(mine));
     std::printf("rank %d: wall %.6f s, peak %lld bytes (program "
-                "allocations)\n",
-                r, mine.seconds, static_cast<long long>(mine.peak));
+                "allocations), %lld page faults, jit %.3f s\n",
+                r, mine.seconds, static_cast<long long>(mine.peak),
+                static_cast<long long>(mine.faults), mine.jitSeconds);
   }
   std::fflush(stdout);
 }
@@ -203,6 +229,8 @@ int main(int argc, char **argv) {
   world.rank = seqpar_rt_world_rank();
   world.size = seqpar_rt_world_size();
   checkOptions();
+  if (keepFreedMemory)
+    seqpar_rt_alloc_keep_freed_memory();
   initializeJit(blasThreads);
 
   DialectRegistry registry;
@@ -225,9 +253,13 @@ int main(int argc, char **argv) {
 
   int64_t flops = countFlops(program.module());
   OwningOpRef<ModuleOp> perRank = program.module().clone();
+  auto jitStart = std::chrono::steady_clock::now();
   auto engine =
       compile(*perRank, perRank->lookupSymbol<func::FuncOp>(entryName),
               getJitOptions());
+  double jitSeconds = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - jitStart)
+                          .count();
   // Ranks finish compiling at different times (minutes apart for large
   // programs at --opt-level=3): they meet here under a long timeout, so the
   // collective timeout then measures collectives alone.
@@ -246,6 +278,7 @@ int main(int argc, char **argv) {
   seqpar_rt_counters_reset();
   seqpar_rt_alloc_reset_peak();
   seqpar_rt_barrier();
+  int64_t faultsBefore = minorPageFaults();
   auto start = std::chrono::steady_clock::now();
   seqpar_rt_region_begin(entryName.c_str(), flops);
   invoke(*engine, call.inputs, call.outputs);
@@ -253,6 +286,7 @@ int main(int argc, char **argv) {
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
+  int64_t faults = minorPageFaults() - faultsBefore;
   int64_t peak = seqpar_rt_alloc_peak_bytes();
   seqpar_rt_barrier();
 
@@ -260,7 +294,8 @@ int main(int argc, char **argv) {
   // per-rank wall time and peak bytes.
   seqpar_rt_print_counters(SEQPAR_RT_FORMAT_TEXT);
   std::fflush(stdout);
-  printRankFigures(signature.gridShape, flops, seconds, peak);
+  printRankFigures(signature.gridShape, flops, seconds, peak, faults,
+                   jitSeconds);
 
   // Outputs assembled on every rank (rank 0 reports).
   std::string replicasDiffer; // the first output whose replicas differ

@@ -150,4 +150,53 @@ def LowerMatmulToBlas : Pass<"seqpar-lower-matmul-to-blas", "::mlir::ModuleOp"> 
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// OutlineLoopNests
+//===----------------------------------------------------------------------===//
+
+def OutlineLoopNests : Pass<"seqpar-outline-loop-nests", "::mlir::ModuleOp"> {
+  let summary = "Move each top-level loop nest of a function into its own function";
+  let description = [{
+    After `convert-linalg-to-loops`, a per-rank program is one function
+    holding every layer's loop nests, and LLVM's optimiser takes time
+    superlinear in the size of one function. This pass moves every
+    `scf.for` at the top level of a function body into a private function
+    of its own (upstream's `outlineSingleBlockRegion`: the values it uses
+    from outside become arguments, index constants are cloned, its results
+    are returned), called in its place, and marks it `noinline` for LLVM
+    (`passthrough`), so the optimiser works on many small functions: time
+    linear in the program. A loop upstream's outlining refuses stays.
+
+    Before:
+    ```mlir
+    func.func @forward(%a: memref<8xf32>, %b: memref<8xf32>) {
+      scf.for %i = %c0 to %c8 step %c1 {
+        %x = memref.load %a[%i] : memref<8xf32>
+        memref.store %x, %b[%i] : memref<8xf32>
+      }
+      return
+    }
+    ```
+    After:
+    ```mlir
+    func.func private @forward__nest0(%a: memref<8xf32>, %b: memref<8xf32>)
+        attributes {passthrough = ["noinline"]} {
+      scf.for %i = %c0 to %c8 step %c1 { ... }
+      return
+    }
+    func.func @forward(%a: memref<8xf32>, %b: memref<8xf32>) {
+      call @forward__nest0(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+      return
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numOutlined", "outlined", "Loop nests moved into functions">
+  ];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // SEQPAR_CONVERSION_PASSES_TD

@@ -150,6 +150,12 @@ struct LowerToLLVMPipelineOptions
                      "runtime's 'attention' compute region "
                      "(seqpar-instrument-attention)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> outline{
+      *this, "outline",
+      llvm::cl::desc("Move each top-level loop nest into its own function "
+                     "(seqpar-outline-loop-nests), so LLVM's optimiser "
+                     "takes time linear in the program"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> attentionKvTile{
       *this, "attention-kv-tile",
       llvm::cl::desc("Keys per tile of attention blocks with more keys "
@@ -175,7 +181,7 @@ void buildLowerToBuffersPipeline(OpPassManager &pm,
 ///   buffer-deallocation-pipeline; seqpar-free-at-last-use;
 ///   seqpar-lower-matmul-to-blas (option);
 ///   seqpar-lower-collectives-to-runtime; bufferization.clone -> memref;
-///   linalg -> loops; scf -> cf;
+///   linalg -> loops; seqpar-outline-loop-nests (option); scf -> cf;
 ///   expand-strided-metadata; lower-affine;
 ///   finalize-memref-to-llvm{use-generic-functions} (option); convert-to-llvm;
 ///   reconcile-unrealized-casts; symbol-dce (removes the shard.grid symbols).

@@ -38,6 +38,15 @@ int64_t seqpar_rt_alloc_count(void);
 /* Sets peak := current. */
 void seqpar_rt_alloc_reset_peak(void);
 
+/* Makes the C library keep the memory the process frees for its next
+ * allocations instead of handing it back to the kernel, so a program that
+ * allocates and frees the same buffers on every call touches no fresh pages
+ * after the first (glibc: no mmap'd blocks, no heap trimming). The
+ * process's memory then stays at its high-water mark; the counters above
+ * are unaffected. Returns 1 when set, 0 where the C library has no such
+ * settings. */
+int seqpar_rt_alloc_keep_freed_memory(void);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -30,12 +30,24 @@ func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1
 // -----
 
 // bf16 attention: one block over positions 0.. (f32 out), tiled, finished
-// in bf16 (NaN where the row sum is 0, then rounded); a masked one slices
-// the mask's key columns with each tile. One whose keys the tile does not
+// in bf16 (NaN where the row sum is 0, then rounded). Being causal, it is
+// tiled over queries too: query tile [q, q+4) loops over the key tiles
+// before q+4 only (the ones wholly in its future are skipped) and its
+// (out, max, sum) are written into the whole at q. A masked one slices the
+// mask's key columns with each tile. One whose keys the tile does not
 // divide stays.
 // CHECK-LABEL: func.func @attention
-// CHECK: %[[TILED:.*]]:3 = scf.for
-// CHECK: seqpar.attention_block {{.*}} : tensor<1x2x8x8xbf16>, tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<8xindex>, tensor<4xindex> -> tensor<1x2x8x8xf32>, tensor<1x2x8xf32>
+// CHECK: %[[TILED:.*]]:3 = scf.for %[[QAT:[a-z0-9_]+]] = %c0 to %c8 step %c4 iter_args(
+// CHECK: %[[Q:.*]] = tensor.extract_slice %arg0[0, 0, %[[QAT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[QP:.*]] = tensor.extract_slice %{{.*}}[%[[QAT]]] [4] [1]
+// CHECK: %[[END:.*]] = arith.addi %[[QAT]], %{{.*}} : index
+// CHECK: %[[KEYS:.*]]:3 = scf.for %[[KAT:[a-z0-9_]+]] = %{{.*}} to %[[END]] step %{{.*}} iter_args(
+// CHECK: %[[K:.*]] = tensor.extract_slice %arg0[0, 0, %[[KAT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
+// CHECK: seqpar.attention_block %[[Q]], %[[K]], {{.*}} positions(%[[QP]], {{.*}}) {causal, {{.*}}} : tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
+// CHECK: seqpar.attention_merge
+// CHECK: tensor.insert_slice %[[KEYS]]#0 into %{{.*}}[0, 0, %[[QAT]], 0] [1, 2, 4, 8] [1, 1, 1, 1] : tensor<1x2x4x8xf32> into tensor<1x2x8x8xf32>
+// CHECK: tensor.insert_slice %[[KEYS]]#1 into %{{.*}}[0, 0, %[[QAT]]] [1, 2, 4] [1, 1, 1] : tensor<1x2x4xf32> into tensor<1x2x8xf32>
+// CHECK: tensor.insert_slice %[[KEYS]]#2 into %{{.*}}[0, 0, %[[QAT]]] [1, 2, 4] [1, 1, 1] : tensor<1x2x4xf32> into tensor<1x2x8xf32>
 // CHECK: linalg.generic {{.*}} ins(%[[TILED]]#0, %[[TILED]]#2 : tensor<1x2x8x8xf32>, tensor<1x2x8xf32>) outs(%{{.*}} : tensor<1x2x8x8xbf16>)
 // CHECK: arith.select
 // CHECK: arith.truncf {{.*}} : f32 to bf16
