@@ -295,9 +295,7 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   if (std::optional<std::string> why =
           classifyCaptures(op, analysis, *loopSeq, info))
     return notTokenWise(Kind::Unknown, *why);
-  DenseSet<OpOperand *> localIndices;
-  for (auto [tensor, dim] : info.capturedDims)
-    localIndices.insert(&tensor->getOwner()->getOpOperand(1 + dim));
+  DenseSet<OpOperand *> localIndices = info.capturedIndexOperands();
   op.getBlock()->walk([&](linalg::IndexOp index) {
     if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
       return;

@@ -16,6 +16,7 @@
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <optional>
 #include <string>
@@ -58,6 +59,15 @@ struct TokenWiseInfo {
   /// logit): the extract's tensor operand and that dim. They are read like
   /// operands, on the shard, and those index uses stay local positions.
   SmallVector<std::pair<OpOperand *, int64_t>> capturedDims;
+
+  /// The index operands at which `capturedDims` are read along their
+  /// sequence dim: positions that stay local on the shard.
+  llvm::DenseSet<OpOperand *> capturedIndexOperands() const {
+    llvm::DenseSet<OpOperand *> operands;
+    for (auto [tensor, dim] : capturedDims)
+      operands.insert(&tensor->getOwner()->getOpOperand(1 + dim));
+    return operands;
+  }
 
   bool isTokenWise() const { return kind == Kind::TokenWise; }
 };

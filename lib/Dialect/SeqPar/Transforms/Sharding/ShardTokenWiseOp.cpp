@@ -50,9 +50,7 @@ void SequenceShardBuilder::offsetPositions(Operation *op,
     if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
       return;
     // The positions a captured value is read at stay local (its shard).
-    DenseSet<OpOperand *> local;
-    for (auto [tensor, dim] : info.capturedDims)
-      local.insert(&tensor->getOwner()->getOpOperand(1 + dim));
+    DenseSet<OpOperand *> local = info.capturedIndexOperands();
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : index.getResult().getUses())
       if (!local.contains(&use))
