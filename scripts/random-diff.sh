@@ -107,9 +107,9 @@ check_training() {
   fi
   if [ -f "$d/run-plan.log" ]; then
     e=$(sed -n 's/^output [0-9]*: .* err = \([^ ]*\) .*/\1/p' "$d/run-plan.log" | sort -g | tail -1)
-    planned=$(sed -n 's/.*tensor parallelism (tp=[0-9]*): \(.*\) linears left replicated/\1/p' "$d/plan.log" | sed 's/ blocks, / blocks /; s/ column-parallel and / col /; s/ row-parallel linears, / row /')
+    planned=$(sed -n 's/.*tensor parallelism (tp=[0-9]*): \(.*\) linears left replicated\(.*\)/\1 repl\2/p' "$d/plan.log" | sed 's/ blocks, / blocks /; s/ column-parallel and / col /; s/ row-parallel linears, / row /; s/; \([0-9]*\) reductions over split dims and gathers along them ([^)]*)/ \1 red/; s/; \([0-9]*\) embedding tables split on their rows/ \1 tables/')
     scatters=$(sed -n 's/.*-> \([0-9]*\) reduce_scatter.*/\1/p' "$d/plan.log")
-    errs="$errs plan:[max ${e:-?}; ${planned:-?} repl; ${scatters:-0} reduce_scatter]"
+    errs="$errs plan:[max ${e:-?}; ${planned:-?}; ${scatters:-0} reduce_scatter]"
   fi
   gen_line="$gen"
   repro=("python3 bench/gen_train_graph.py $gen --form fdcheck -o fd.mlir"

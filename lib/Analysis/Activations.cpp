@@ -61,21 +61,25 @@ static Value copiedInput(linalg::GenericOp generic) {
   return generic.getDpsInputOperand(0)->get();
 }
 
+Value mlir::seqpar::getViewSource(Operation *op) {
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return expand.getSrc();
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return collapse.getSrc();
+  if (auto cast = dyn_cast<tensor::CastOp>(op))
+    return cast.getSource();
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
+    return transpose.getInput();
+  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op))
+    return broadcast.getInput();
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    return copiedInput(generic);
+  return Value();
+}
+
 Value mlir::seqpar::storageRoot(Value value) {
   while (Operation *op = value.getDefiningOp()) {
-    Value source;
-    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-      source = expand.getSrc();
-    else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
-      source = collapse.getSrc();
-    else if (auto cast = dyn_cast<tensor::CastOp>(op))
-      source = cast.getSource();
-    else if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
-      source = transpose.getInput();
-    else if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op))
-      source = broadcast.getInput();
-    else if (auto generic = dyn_cast<linalg::GenericOp>(op))
-      source = copiedInput(generic);
+    Value source = getViewSource(op);
     if (!source)
       break;
     value = source;

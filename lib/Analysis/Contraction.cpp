@@ -29,3 +29,27 @@ bool mlir::seqpar::isPlainContraction(linalg::LinalgOp op) {
   };
   return isPair(&mul, a, b) && isPair(add, mul.getResult(0), out);
 }
+
+std::optional<shard::ReductionKind>
+mlir::seqpar::getReductionCombiner(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      op->getNumRegions() != 1)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  BlockArgument out = body->getArgument(op.getNumDpsInputs());
+  if (!yield || yield->getNumOperands() != 1 || !out.hasOneUse())
+    return std::nullopt;
+  Operation *combine = yield->getOperand(0).getDefiningOp();
+  if (!combine || combine->getBlock() != body ||
+      combine->getNumOperands() != 2 ||
+      (combine->getOperand(0) == out) == (combine->getOperand(1) == out))
+    return std::nullopt;
+  if (isa<arith::AddFOp, arith::AddIOp>(combine))
+    return shard::ReductionKind::Sum;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(combine))
+    return shard::ReductionKind::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(combine))
+    return shard::ReductionKind::Min;
+  return std::nullopt;
+}

@@ -149,20 +149,26 @@ SeqParPipelineOptions::getSequenceParallelOptions() const {
   return sp;
 }
 
-/// The sequence-parallel part proper, on a normalised TP program.
+/// The sequence-parallel part proper, on a normalised TP program; then, on
+/// training graphs, the saved all-gathered inputs are re-gathered in
+/// backward (unless `saveGathered`).
 static void addSequenceParallelPasses(OpPassManager &pm,
-                                      const SequenceParallelOptions &options) {
+                                      const SequenceParallelOptions &options,
+                                      bool saveGathered) {
   pm.addPass(createFoldReduceScatter());
   pm.addPass(createCSEPass());
   pm.addPass(createSequenceParallel(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (!saveGathered)
+    pm.addNestedPass<func::FuncOp>(createSaveSharded());
 }
 
 void mlir::seqpar::buildSequenceParallelPipeline(
     OpPassManager &pm, const SequenceParallelPipelineOptions &opts) {
   buildFrontendNormalizationPipeline(pm);
-  addSequenceParallelPasses(pm, opts.getSequenceParallelOptions());
+  addSequenceParallelPasses(pm, opts.getSequenceParallelOptions(),
+                            opts.saveGathered);
 }
 
 void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
@@ -193,7 +199,8 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
     return;
   }
-  addSequenceParallelPasses(pm, opts.getSequenceParallelOptions());
+  addSequenceParallelPasses(pm, opts.getSequenceParallelOptions(),
+                            opts.saveGathered);
 }
 
 void mlir::seqpar::registerSeqParPipelines() {

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/Extensions/AllExtensions.h"
@@ -29,6 +30,9 @@ void mlir::seqpar::registerSeqParDialects(DialectRegistry &registry) {
   func::registerAllExtensions(registry);
   tensor::registerAllExtensions(registry);
   registerBufferizableOpInterfaceExternalModels(registry);
+  // seqpar-plan-tensor-parallel computes only the slices of a value a rank
+  // reads, through the producer's TilingInterface.
+  linalg::registerTilingInterfaceExternalModels(registry);
 }
 
 void mlir::seqpar::registerAllSeqParPasses() {

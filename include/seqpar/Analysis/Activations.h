@@ -24,6 +24,9 @@ llvm::DenseSet<Value> findActivations(func::FuncOp func);
 /// here: a slice is its own tensor.
 Value storageRoot(Value value);
 
+/// The value `op` is a view of (one step of storageRoot), or null.
+Value getViewSource(Operation *op);
+
 /// Bytes of a ranked tensor (checkedBytes; 0 for memrefs). Callers have
 /// checked with checkFiguresFit (Report.h) that it fits.
 int64_t tensorBytes(Type type);

@@ -3,7 +3,9 @@
 // upstream's isaContractionOpInterface accepts bodies that transform the
 // accumulator (yield tanh(out) + a * b): such an op is not a matmul, its
 // partial sums over a split reduction do not add up, and BLAS would compute
-// something else. seqpar treats as a matmul only out + a * b.
+// something else. seqpar treats as a matmul only out + a * b. A reduction
+// computed in parts (over a split or sharded loop) combines its partial
+// results by its combiner: getReductionCombiner says which one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,9 @@
 #define SEQPAR_ANALYSIS_CONTRACTION_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+
+#include <optional>
 
 namespace mlir::seqpar {
 
@@ -18,6 +23,14 @@ namespace mlir::seqpar {
 /// whose body is exactly out + in0 * in1 (either operand order, float or
 /// integer), with no other computation.
 bool isPlainContraction(linalg::LinalgOp op);
+
+/// The cross-rank combiner of a single-result linalg reduction whose body
+/// yields `combine(out, f(ins))` with `out` used only there: sum for
+/// addf/addi, max for maximumf/maxnumf/maxsi, min for minimumf/minnumf/minsi.
+/// Partial results of such an op over parts of a reduction loop combine to
+/// the whole one by that collective (a sum counts its init once per part).
+/// std::nullopt for any other body.
+std::optional<shard::ReductionKind> getReductionCombiner(linalg::LinalgOp op);
 
 } // namespace mlir::seqpar
 

@@ -48,6 +48,12 @@ struct SequenceParallelPipelineOptions
       *this, "pad",
       llvm::cl::desc("Pad a sequence not divisible by the TP size"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> saveGathered{
+      *this, "save-gathered",
+      llvm::cl::desc("Training graphs: keep the all-gathered inputs for the "
+                     "backward instead of saving them sharded and "
+                     "re-gathering them (seqpar-save-sharded)"),
+      llvm::cl::init(false)};
 
   /// The options of its seqpar-sequence-parallel pass.
   SequenceParallelOptions getSequenceParallelOptions() const;
@@ -86,6 +92,12 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
   PassOptions::Option<bool> pad{
       *this, "pad",
       llvm::cl::desc("Pad a sequence not divisible by the TP size"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> saveGathered{
+      *this, "save-gathered",
+      llvm::cl::desc("Training graphs under SP: keep the all-gathered inputs "
+                     "for the backward instead of saving them sharded and "
+                     "re-gathering them (seqpar-save-sharded)"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> cp{
       *this, "cp",

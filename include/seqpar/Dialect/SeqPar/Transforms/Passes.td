@@ -267,6 +267,49 @@ def SequenceParallel : Pass<"seqpar-sequence-parallel", "::mlir::ModuleOp"> {
   ];
 }
 
+def SaveSharded : Pass<"seqpar-save-sharded", "::mlir::func::FuncOp"> {
+  let summary = "Save the all-gathered inputs of a training graph sharded and "
+                "re-gather them in backward";
+  let description = [{
+    Under sequence parallelism the input of a column-parallel linear is
+    all-gathered from s/t tokens, and the backward's weight-gradient matmul
+    reads it again. Saving the gathered tensor for the backward keeps s
+    tokens per rank; Megatron-SP (Korthikanti et al. 2022, section 4.2.2;
+    docs/semantics.md section 10) keeps the s/t-token shard and all-gathers
+    it again in backward: one more all-gather of A (t-1)/t bytes per saved
+    tensor, 2 A (t-1)/t per transformer layer, for (t-1)/t of its memory.
+
+    On a function read as a training graph (analyzeSavedForBackward,
+    docs/training-graphs.md), each saved tensor that a `shard.all_gather`
+    produced is re-gathered for its backward users: a
+    `seqpar.all_gather_start` / `seqpar.wait` pair (with memory effects, so
+    CSE does not fold it back into the forward's gather) before the first
+    of them, and the views the backward read it through (reshapes,
+    transposes) are rebuilt on the re-gathered tensor. A remark per
+    function gives the count, the bytes saved per rank and the bytes the
+    re-gathers send. Functions that are not training graphs are left as
+    they are.
+
+    Before (backward reads the forward's gathered %g):
+    ```mlir
+    %g = shard.all_gather %x on @grid grid_axes = [0] gather_axis = 0 : tensor<4x8xf32> -> tensor<8x8xf32>
+    ... forward reads %g ...
+    ... backward: %dw = linalg.matmul ins(%gT, %dy ...)
+    ```
+    After:
+    ```mlir
+    %r = seqpar.all_gather_start %x on @grid grid_axes = [0] gather_axis = 0 : tensor<4x8xf32> -> !seqpar.request<tensor<8x8xf32>>
+    %g2 = seqpar.wait %r : !seqpar.request<tensor<8x8xf32>>
+    ... backward reads %g2 ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::seqpar::SeqParDialect"];
+  let statistics = [
+    Statistic<"numRegathered", "regathered",
+              "Saved all-gather outputs re-gathered in backward">
+  ];
+}
+
 def FoldReduceScatter : Pass<"seqpar-fold-reduce-scatter"> {
   let summary = "Fold all_reduce followed by all_slice into reduce_scatter";
   let description = [{

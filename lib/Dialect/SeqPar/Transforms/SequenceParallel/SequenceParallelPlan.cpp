@@ -6,6 +6,8 @@
 
 #include "SequenceParallelPlan.h"
 
+#include "seqpar/Analysis/Contraction.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -68,31 +70,6 @@ bool SequenceParallelPlan::usesTpLocal(Operation *op) const {
   return local;
 }
 
-/// The cross-rank combiner of a single-result linalg reduction whose body
-/// yields `combine(out, f(ins))`, with `out` used only there.
-static std::optional<shard::ReductionKind> getCombiner(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
-      op->getNumRegions() != 1)
-    return std::nullopt;
-  Block *body = op.getBlock();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  BlockArgument out = body->getArgument(op.getNumDpsInputs());
-  if (!yield || yield->getNumOperands() != 1 || !out.hasOneUse())
-    return std::nullopt;
-  Operation *combine = yield->getOperand(0).getDefiningOp();
-  if (!combine || combine->getBlock() != body ||
-      combine->getNumOperands() != 2 ||
-      (combine->getOperand(0) == out) == (combine->getOperand(1) == out))
-    return std::nullopt;
-  if (isa<arith::AddFOp, arith::AddIOp>(combine))
-    return shard::ReductionKind::Sum;
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(combine))
-    return shard::ReductionKind::Max;
-  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(combine))
-    return shard::ReductionKind::Min;
-  return std::nullopt;
-}
-
 /// Decides whether `op`, which uses a sharded value, runs on the shard.
 Placement SequenceParallelPlan::place(Operation *op,
                                       std::string &reason) const {
@@ -115,7 +92,7 @@ Placement SequenceParallelPlan::place(Operation *op,
   }
   bool reduces = allowPartialReductions && info.reducesSequence &&
                  isa<linalg::LinalgOp>(op) &&
-                 getCombiner(cast<linalg::LinalgOp>(op));
+                 getReductionCombiner(cast<linalg::LinalgOp>(op));
   if (!info.isTokenWise() && !reduces) {
     reason = "mixes tokens: " + info.reason;
     return Placement::NeedsAllTokens;
@@ -221,7 +198,7 @@ void SequenceParallelPlan::build() {
         if (dim < 0 || !seq)
           continue;
         reductionOps[&op] =
-            PartialReduction{ids.front(), *getCombiner(linalgOp), *seq};
+            PartialReduction{ids.front(), *getReductionCombiner(linalgOp), *seq};
         break;
       }
       continue;

@@ -10,6 +10,7 @@
 #include "TensorParallelPlanner.h"
 
 #include "seqpar/Analysis/BufferForm.h"
+#include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
@@ -17,7 +18,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_PLANTENSORPARALLEL
@@ -28,17 +31,6 @@ using namespace mlir;
 using namespace mlir::seqpar;
 
 namespace {
-
-/// The activation a linear reads, through reshapes (exporters flatten
-/// [b, s, h] to [b*s, h] per linear).
-Value activationRoot(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
 
 /// Applies the merged plans of one function.
 class TensorParallelRewriter {
@@ -58,6 +50,16 @@ private:
   }
   Value rebuild(OpBuilder &b, Value global, RankedTensorType type);
   Value sliceLocally(OpBuilder &b, Value global, StridedDim s);
+  /// This rank's index along the TP axis, created once at the entry.
+  Value getRank();
+  /// Rewrites a gather from a split value (already per-rank) to read this
+  /// rank's rows and zero for the others'.
+  void maskGather(tensor::ExtractOp extract, StridedDim s);
+  /// Values read on split loops are computed whole and sliced; where every
+  /// user of the producer is a slice, computes only the slices instead
+  /// (the one-hot labels of the cross-entropy backward, the embedding
+  /// backward's matmul), through the producers' TilingInterface.
+  void computeOnlySlices();
   void updateShapeAttributes(Operation *op, const TPBlockPlan &plan);
   /// The #seqpar.sharding of a value or argument split as `s`.
   ShardingAttr getSharding(StridedDim s) const;
@@ -67,6 +69,7 @@ private:
   int16_t axis;
   int64_t numRanks;
   Value rank;
+  SmallVector<tensor::ExtractSliceOp> localSlices;
 };
 
 } // namespace
@@ -100,16 +103,81 @@ Value TensorParallelRewriter::rebuild(OpBuilder &b, Value global,
       DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
 }
 
-Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
-                                           StridedDim s) {
+Value TensorParallelRewriter::getRank() {
   if (!rank) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&func.getBody().front());
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
     rank = shard::ProcessMultiIndexOp::create(
                b, func.getLoc(), TypeRange{b.getIndexType()}, grid.getValue(),
                ArrayRef<int16_t>{axis})
                .getResult()[0];
   }
+  return rank;
+}
+
+void TensorParallelRewriter::maskGather(tensor::ExtractOp extract,
+                                        StridedDim s) {
+  OpBuilder b(extract);
+  Location loc = extract.getLoc();
+  int64_t chunk = extract.getTensor().getType().getDimSize(s.dim);
+  Value rows = arith::ConstantIndexOp::create(b, loc, chunk);
+  Value first = arith::MulIOp::create(b, loc, getRank(), rows);
+  OpOperand &index = extract.getIndicesMutable()[s.dim];
+  Value local = arith::SubIOp::create(b, loc, index.get(), first);
+  // Unsigned: a row before this rank's wraps around and is out of range.
+  Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, local,
+                                     rows);
+  Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
+  index.set(arith::SelectOp::create(b, loc, mine, local, zeroIndex));
+  b.setInsertionPointAfter(extract);
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(extract.getResult().getType()));
+  auto masked =
+      arith::SelectOp::create(b, loc, mine, extract.getResult(), zero);
+  extract.getResult().replaceAllUsesExcept(masked, masked);
+}
+
+void TensorParallelRewriter::computeOnlySlices() {
+  OpBuilder b(func.getContext());
+  SmallVector<tensor::ExtractSliceOp> worklist(localSlices);
+  bool changed = true;
+  // A producer read by several slices (an iota under two one-hots) is
+  // swapped once its last non-slice user has been.
+  while (changed) {
+    changed = false;
+    SmallVector<tensor::ExtractSliceOp> next;
+    for (tensor::ExtractSliceOp slice : worklist) {
+      auto producer = slice.getSource().getDefiningOp<TilingInterface>();
+      auto result = dyn_cast<OpResult>(slice.getSource());
+      bool onlySlices =
+          producer && llvm::all_of(producer->getUsers(), [](Operation *user) {
+            return isa<tensor::ExtractSliceOp>(user);
+          });
+      if (!onlySlices || !isa<linalg::LinalgOp>(producer.getOperation())) {
+        next.push_back(slice);
+        continue;
+      }
+      b.setInsertionPoint(slice);
+      FailureOr<TilingResult> tiled =
+          tensor::replaceExtractSliceWithTiledProducer(b, slice, result);
+      if (failed(tiled) || tiled->tiledValues.size() != 1) {
+        next.push_back(slice);
+        continue;
+      }
+      slice.replaceAllUsesWith(tiled->tiledValues.front());
+      slice.erase();
+      if (producer->use_empty())
+        producer->erase();
+      for (Operation *generated : tiled->generatedSlices)
+        if (auto s = dyn_cast<tensor::ExtractSliceOp>(generated))
+          next.push_back(s);
+      changed = true;
+    }
+    worklist = std::move(next);
+  }
+}
+
+Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
+                                           StridedDim s) {
   // A grouped dim (outer > 1) is viewed as [outer, extent * inner] so the
   // rank's chunk of every group is one slice.
   auto globalType = cast<RankedTensorType>(global.getType());
@@ -134,13 +202,15 @@ Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
   localShape[dim] /= numRanks;
   Value chunk = arith::ConstantIndexOp::create(b, loc, localShape[dim]);
   SmallVector<OpFoldResult> offsets(sourceType.getRank(), b.getIndexAttr(0));
-  offsets[dim] = arith::MulIOp::create(b, loc, rank, chunk).getResult();
+  offsets[dim] = arith::MulIOp::create(b, loc, getRank(), chunk).getResult();
   SmallVector<OpFoldResult> sizes,
       strides(sourceType.getRank(), b.getIndexAttr(1));
   for (int64_t size : localShape)
     sizes.push_back(b.getIndexAttr(size));
-  Value local = tensor::ExtractSliceOp::create(
+  auto slice = tensor::ExtractSliceOp::create(
       b, loc, sourceType.clone(localShape), source, offsets, sizes, strides);
+  localSlices.push_back(slice);
+  Value local = slice;
   if (s.outer > 1)
     local = tensor::CollapseShapeOp::create(b, loc, localType(global, s), local,
                                             groups);
@@ -210,31 +280,48 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
                          getSharding(it->second));
   for (Operation &op :
        llvm::make_early_inc_range(func.getBody().front().getOperations())) {
-    if (!plan.ops.contains(&op))
-      continue;
-    b.setInsertionPoint(&op);
-    for (OpOperand &operand : op.getOpOperands()) {
-      if (auto it = rebuilt.find(&operand); it != rebuilt.end())
-        operand.set(
-            rebuild(b, operand.get(), localType(operand.get(), it->second)));
-      else if (auto it = sliced.find(&operand); it != sliced.end())
-        operand.set(sliceLocally(b, operand.get(), it->second));
+    if (plan.ops.contains(&op)) {
+      b.setInsertionPoint(&op);
+      for (OpOperand &operand : op.getOpOperands()) {
+        if (auto it = rebuilt.find(&operand); it != rebuilt.end())
+          operand.set(
+              rebuild(b, operand.get(), localType(operand.get(), it->second)));
+        else if (auto it = sliced.find(&operand); it != sliced.end())
+          operand.set(sliceLocally(b, operand.get(), it->second));
+      }
+      // Ops are rewritten in program order, so each source is already local
+      // when its users are updated (slices read their source's new type).
+      for (OpResult res : op.getResults())
+        if (auto it = plan.values.find(res); it != plan.values.end())
+          res.setType(localType(res, it->second));
+      updateShapeAttributes(&op, plan);
     }
-    // Ops are rewritten in program order, so each source is already local
-    // when its users are updated (slices read their source's new type).
-    for (OpResult res : op.getResults())
-      if (auto it = plan.values.find(res); it != plan.values.end())
-        res.setType(localType(res, it->second));
-    updateShapeAttributes(&op, plan);
-    if (plan.rowParallel.contains(&op)) {
+    if (auto it = plan.partial.find(&op); it != plan.partial.end()) {
       b.setInsertionPointAfter(&op);
       Value partial = op.getResult(0);
       auto reduce = shard::AllReduceOp::create(
           b, op.getLoc(), partial.getType(), grid.getValue(),
-          ArrayRef<int16_t>{axis}, partial, shard::ReductionKind::Sum);
+          ArrayRef<int16_t>{axis}, partial, it->second);
       partial.replaceAllUsesExcept(reduce.getResult(), reduce);
     }
   }
+  // The gathered values have their per-rank types by now.
+  for (auto [extract, s] : plan.gathers)
+    maskGather(extract, s);
+  for (auto [op, loopAndExtent] : plan.offsetPositions) {
+    auto [loop, extent] = loopAndExtent;
+    op->walk([&](linalg::IndexOp index) {
+      if (index.getDim() != loop)
+        return;
+      b.setInsertionPointAfter(index);
+      Location loc = index.getLoc();
+      Value first = arith::MulIOp::create(
+          b, loc, getRank(), arith::ConstantIndexOp::create(b, loc, extent));
+      auto global = arith::AddIOp::create(b, loc, index, first);
+      index.getResult().replaceAllUsesExcept(global, global);
+    });
+  }
+  computeOnlySlices();
 }
 
 /// Output features of a linear (the size of its feature loop).
@@ -250,12 +337,15 @@ static int64_t outputFeatures(linalg::LinalgOp op) {
 static std::optional<TPBlockPlan>
 planBlock(func::FuncOp func, int64_t numRanks,
           const llvm::DenseSet<Value> &claimed,
-          ArrayRef<linalg::LinalgOp> seeds, TPPlanFailure &reported) {
+          const llvm::DenseSet<Value> &wholeInputs, bool splitReductions,
+          bool splitOneHots, ArrayRef<linalg::LinalgOp> seeds,
+          TPPlanFailure &reported) {
   SmallVector<int64_t> tries = seeds.size() == 1 ? SmallVector<int64_t>{1, 3, 2}
                                                  : SmallVector<int64_t>{1};
   for (int64_t groups : tries) {
     TPPlanFailure why;
-    TensorParallelPlanner planner(func, numRanks, claimed);
+    TensorParallelPlanner planner(func, numRanks, claimed, wholeInputs,
+                                  splitReductions, splitOneHots);
     FailureOr<TPBlockPlan> attempt = planner.plan(seeds, groups, why);
     if (succeeded(attempt))
       return std::move(*attempt);
@@ -265,7 +355,9 @@ planBlock(func::FuncOp func, int64_t numRanks,
     // fused grouping guessed wrong, stays replicated with a remark.
     if (why.divisibility && why.atSeed) {
       TPPlanFailure ignored;
-      TensorParallelPlanner structure(func, /*numRanks=*/1, claimed);
+      TensorParallelPlanner structure(func, /*numRanks=*/1, claimed,
+                                      wholeInputs, splitReductions,
+                                      splitOneHots);
       why.divisibility = succeeded(structure.plan(seeds, groups, ignored));
     }
     if (!reported.op || (why.divisibility && !reported.divisibility))
@@ -350,7 +442,7 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   // are its backward (the input gradient dY . W), planned with the forward
   // linear whose split they follow, or left as they are with it.
   llvm::MapVector<Value, SmallVector<linalg::LinalgOp>> groups;
-  llvm::DenseSet<Value> seenWeights;
+  llvm::DenseSet<Value> seenWeights, wholeInputs;
   for (auto op : func.getBody().front().getOps<linalg::LinalgOp>()) {
     unsigned loop;
     OpOperand *weight = TensorParallelPlanner::getLinearWeight(op, loop);
@@ -360,21 +452,51 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
                          .second)
       continue;
     Value input = op.getDpsInputOperand(1 - weight->getOperandNumber())->get();
-    groups[activationRoot(input)].push_back(op);
+    groups[TensorParallelPlanner::getActivationRoot(input)].push_back(op);
+    wholeInputs.insert(input);
+    wholeInputs.insert(TensorParallelPlanner::getActivationRoot(input));
   }
 
   TPBlockPlan merged;
   llvm::DenseSet<Value> claimed;
   int64_t blocks = 0, columns = 0, rows = 0, replicated = 0;
-  for (auto &[input, seeds] : groups) {
-    if (claimed.contains(input) ||
-        llvm::any_of(seeds, [&](linalg::LinalgOp op) {
-          return merged.ops.contains(op) || merged.rowParallel.contains(op);
-        }))
-      continue;
-    TPPlanFailure reported;
+  int64_t reductionsAndGathers = 0;
+  auto isPlanned = [&](Value input, ArrayRef<linalg::LinalgOp> seeds) {
+    return claimed.contains(input) ||
+           llvm::any_of(seeds, [&](linalg::LinalgOp op) {
+             return merged.ops.contains(op) || merged.partial.count(op);
+           });
+  };
+  auto merge = [&](const TPBlockPlan &plan) {
+    ++blocks;
+    for (auto [op, kind] : plan.partial) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (linalgOp && isPlainContraction(linalgOp))
+        ++rows;
+      else
+        ++reductionsAndGathers;
+    }
+    for (auto [value, s] : plan.values) {
+      claimed.insert(value);
+      merged.values.insert({value, s});
+    }
+    merged.ops.insert(plan.ops.begin(), plan.ops.end());
+    for (auto [op, kind] : plan.partial)
+      merged.partial.insert({op, kind});
+    for (auto [op, position] : plan.offsetPositions)
+      merged.offsetPositions.insert({op, position});
+    llvm::append_range(merged.gathers, plan.gathers);
+    llvm::append_range(merged.rebuild, plan.rebuild);
+    llvm::append_range(merged.slice, plan.slice);
+  };
+  // Plans the block of `seeds`; on success merges it and may drop K/V
+  // seeds from `seeds`.
+  auto planGroup = [&](SmallVector<linalg::LinalgOp> &seeds,
+                       bool splitReductions, bool splitOneHots,
+                       TPPlanFailure &reported) {
     std::optional<TPBlockPlan> plan =
-        planBlock(func, numRanks, claimed, seeds, reported);
+        planBlock(func, numRanks, claimed, wholeInputs, splitReductions,
+                  splitOneHots, seeds, reported);
     // GQA with fewer KV heads than ranks (a_kv < t): the KV projections stay
     // replicated and attention reads its ranks' KV heads by local slices.
     // (MQA: a K/V of one head is never split into heads, so the failure is
@@ -392,7 +514,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
       });
       TPPlanFailure retry;
       if (!dropped.empty())
-        plan = planBlock(func, numRanks, claimed, kept, retry);
+        plan = planBlock(func, numRanks, claimed, wholeInputs,
+                         splitReductions, splitOneHots, kept, retry);
       // The retry is the planner's answer to a K/V head count t does not
       // divide; where it fails too (the backward of GQA sums each K/V
       // head's gradient over query heads that t splits across K/V heads)
@@ -402,19 +525,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
         reported.divisibility = false;
       }
     }
-    if (!plan) {
-      if (reported.divisibility)
-        return emitError(reported.op->getLoc())
-               << "tensor parallelism: " << reported.reason;
-      emitRemark(seeds.front().getLoc())
-          << (seeds.size() > 1 ? llvm::Twine(seeds.size()) +
-                                     " linears reading this activation"
-                               : llvm::Twine("linear"))
-          << " left replicated: '" << reported.op->getName().getStringRef()
-          << "' at " << reported.op->getLoc() << " " << reported.reason;
-      replicated += seeds.size();
-      continue;
-    }
+    if (!plan)
+      return false;
     for (linalg::LinalgOp seed : dropped)
       emitRemark(seed.getLoc())
           << "linear left replicated (its " << outputFeatures(seed)
@@ -425,18 +537,85 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
           << "; the block reads this rank's part of its output by local slices";
     replicated += dropped.size();
     seeds = kept;
-    ++blocks;
     columns += seeds.size();
-    rows += plan->rowParallel.size();
-    for (auto [value, s] : plan->values) {
-      claimed.insert(value);
-      merged.values.insert({value, s});
+    merge(*plan);
+    return true;
+  };
+
+  // First the Megatron blocks of attention and MLPs, which close at
+  // row-parallel linears; then, for the linears left, blocks that also close
+  // at reductions over the split dim and gathers along it (the
+  // vocab-parallel LM head and cross-entropy, with a tied embedding), which
+  // may not split any linear's input: a split that reaches the residual
+  // stream (an o_proj whose attention stayed replicated) would shard the
+  // hidden dim of the whole network instead.
+  SmallVector<std::pair<Value, TPPlanFailure>> deferred;
+  for (auto &[input, seeds] : groups) {
+    if (isPlanned(input, seeds))
+      continue;
+    TPPlanFailure reported;
+    if (planGroup(seeds, /*splitReductions=*/false, /*splitOneHots=*/false,
+                  reported))
+      continue;
+    if (reported.divisibility)
+      return emitError(reported.op->getLoc())
+             << "tensor parallelism: " << reported.reason;
+    deferred.push_back({input, reported});
+  }
+  for (auto &[input, reported] : deferred) {
+    SmallVector<linalg::LinalgOp> &seeds = groups[input];
+    if (isPlanned(input, seeds))
+      continue;
+    // With the backward's one-hots split too where they close; else with
+    // them computed whole and sliced.
+    TPPlanFailure withOneHots, second;
+    if (planGroup(seeds, /*splitReductions=*/true, /*splitOneHots=*/true,
+                  withOneHots) ||
+        planGroup(seeds, /*splitReductions=*/true, /*splitOneHots=*/false,
+                  second))
+      continue;
+    // The Megatron block's reason where the split reached the residual
+    // stream; otherwise why the split could not close at reductions.
+    if (!second.splitsWholeInput)
+      reported = second;
+    emitRemark(seeds.front().getLoc())
+        << (seeds.size() > 1 ? llvm::Twine(seeds.size()) +
+                                   " linears reading this activation"
+                             : llvm::Twine("linear"))
+        << " left replicated: '" << reported.op->getName().getStringRef()
+        << "' at " << reported.op->getLoc() << " " << reported.reason;
+    replicated += seeds.size();
+  }
+
+  // Embedding tables no linear reads (untied from the LM head), gathered at
+  // ids the caller passes: split on their rows.
+  int64_t tables = 0;
+  for (BlockArgument table : func.getArguments()) {
+    Operation *gather = nullptr;
+    std::optional<int64_t> dim = TensorParallelPlanner::getGatheredDim(table, gather);
+    if (!dim || claimed.contains(table))
+      continue;
+    std::optional<TPBlockPlan> plan;
+    for (bool splitOneHots : {true, false}) {
+      TPPlanFailure why;
+      TensorParallelPlanner planner(func, numRanks, claimed, wholeInputs,
+                                    /*splitReductions=*/true, splitOneHots);
+      FailureOr<TPBlockPlan> attempt =
+          planner.planTable(table, *dim, gather, why);
+      if (succeeded(attempt)) {
+        plan = std::move(*attempt);
+        break;
+      }
+      if (!splitOneHots)
+        emitRemark(gather->getLoc())
+            << "embedding table (argument #" << table.getArgNumber()
+            << ") left replicated: '" << why.op->getName().getStringRef()
+            << "' at " << why.op->getLoc() << " " << why.reason;
     }
-    merged.ops.insert(plan->ops.begin(), plan->ops.end());
-    merged.rowParallel.insert(plan->rowParallel.begin(),
-                              plan->rowParallel.end());
-    llvm::append_range(merged.rebuild, plan->rebuild);
-    llvm::append_range(merged.slice, plan->slice);
+    if (!plan)
+      continue;
+    ++tables;
+    merge(*plan);
   }
 
   TensorParallelRewriter(func, grid, static_cast<int16_t>(gridAxis.getValue()),
@@ -453,10 +632,16 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   func.setType(FunctionType::get(func.getContext(),
                                  func.getBody().getArgumentTypes(),
                                  returnOp->getOperandTypes()));
-  emitRemark(func.getLoc())
-      << "tensor parallelism (tp=" << numRanks << "): " << blocks << " blocks, "
+  InFlightDiagnostic remark = emitRemark(func.getLoc());
+  remark << "tensor parallelism (tp=" << numRanks << "): " << blocks << " blocks, "
       << columns << " column-parallel and " << rows << " row-parallel linears, "
       << replicated << " linears left replicated";
+  if (reductionsAndGathers)
+    remark << "; " << reductionsAndGathers
+           << " reductions over split dims and gathers along them (the "
+              "vocab-parallel cross-entropy and embedding)";
+  if (tables)
+    remark << "; " << tables << " embedding tables split on their rows";
   numBlocks += blocks;
   numColumnParallel += columns;
   numRowParallel += rows;

@@ -27,6 +27,15 @@ static bool isShapeOnly(Value v) {
   return matchPattern(def, m_Constant(&dense)) && dense.isSplat();
 }
 
+Value TensorParallelPlanner::getActivationRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
 BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
   while (true) {
     if (auto arg = dyn_cast<BlockArgument>(value))
@@ -91,6 +100,12 @@ LogicalResult TensorParallelPlanner::split(Value value, StridedDim s,
                                            Operation *at) {
   if (claimed.contains(value))
     return fail(at, "reaches a value already split by another block");
+  if (splitReductions && wholeInputs.contains(value)) {
+    if (!why->op)
+      why->splitsWholeInput = true;
+    return fail(at, "would split an activation that linears read whole (the "
+                    "input of another block's column-parallel linears)");
+  }
   auto it = result.values.find(value);
   if (it != result.values.end()) {
     if (it->second.samePieces(s))
@@ -119,9 +134,179 @@ LogicalResult TensorParallelPlanner::split(Value value, StridedDim s,
   result.values.insert({value, s});
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
-    if (user->getBlock() != &func.getBody().front())
-      return fail(user, "a split value is used inside a nested region");
+    if (user->getBlock() != &func.getBody().front()) {
+      if (failed(visitCapture(use, s)))
+        return failure();
+      continue;
+    }
     worklist.push_back(user);
+  }
+  return success();
+}
+
+LogicalResult TensorParallelPlanner::visitCapture(OpOperand &use,
+                                                  StridedDim s) {
+  if (!splitReductions)
+    return fail(use.getOwner(), "a split value is used inside a nested region");
+  auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
+  auto op = extract ? dyn_cast<linalg::LinalgOp>(extract->getParentOp())
+                    : linalg::LinalgOp();
+  if (!op || op->getBlock() != &func.getBody().front())
+    return fail(use.getOwner(),
+                "a split value is used inside a nested region (only a gather, "
+                "tensor.extract in a linalg body, can be cut)");
+  // Masking another rank's rows to zero is exact only if the element is the
+  // op's whole output: yielded as it is, nothing else computed from it.
+  Block *body = op.getBlock();
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!extract->hasOneUse() || !yield || *extract->user_begin() != yield ||
+      yield->getNumOperands() != 1 || op->getNumResults() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !body->getArgument(op.getNumDpsInputs()).use_empty())
+    return fail(extract, "gathers from a split value and computes with the "
+                         "element: only a gather that yields it as it is can "
+                         "be summed over the ranks");
+  if (s.outer != 1 || s.inner != 1)
+    return fail(extract, "gathers along a grouped or strided split");
+  result.gathers.push_back({extract, s});
+  result.partial.insert({op, shard::ReductionKind::Sum});
+  if (!splitOneHots)
+    return success();
+  // The backward of a gather compares the ids with every row (a one-hot,
+  // contracted with the output gradient for the table's gradient, or the
+  // cross-entropy's d/dlogits): its row loop follows the split, so the
+  // gradient stays split as the table and the one-hot is never whole.
+  int64_t rows = cast<RankedTensorType>(use.get().getType()).getDimSize(s.dim);
+  for (auto candidate : func.getBody().front().getOps<linalg::GenericOp>()) {
+    std::optional<unsigned> loop = getOneHotLoop(candidate, rows);
+    if (!loop || result.values.count(candidate->getResult(0)))
+      continue;
+    std::optional<unsigned> pos =
+        candidate.getIndexingMapsArray().back().getResultPosition(
+            getAffineDimExpr(*loop, candidate.getContext()));
+    if (!pos)
+      continue;
+    if (failed(split(candidate->getResult(0),
+                     {static_cast<int64_t>(*pos), /*inner=*/1, /*outer=*/1},
+                     candidate)))
+      return failure();
+    worklist.push_back(candidate);
+  }
+  return success();
+}
+
+/// The value behind `v` through integer casts.
+static Value throughIntCasts(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+             arith::ExtUIOp, arith::TruncIOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+std::optional<int64_t>
+TensorParallelPlanner::getGatheredDim(BlockArgument table, Operation *&gather) {
+  auto type = dyn_cast<RankedTensorType>(table.getType());
+  if (!type || type.getRank() < 1 || table.use_empty())
+    return std::nullopt;
+  std::optional<int64_t> dim;
+  for (Operation *user : table.getUsers()) {
+    auto extract = dyn_cast<tensor::ExtractOp>(user);
+    auto op = extract ? dyn_cast<linalg::LinalgOp>(extract->getParentOp())
+                      : linalg::LinalgOp();
+    if (!op || op->getBlock() != table.getOwner())
+      return std::nullopt;
+    std::optional<int64_t> found;
+    for (auto [pos, index] : llvm::enumerate(extract.getIndices())) {
+      auto arg = dyn_cast<BlockArgument>(throughIntCasts(index));
+      if (!arg || arg.getOwner() != op.getBlock() ||
+          arg.getArgNumber() >= op.getNumDpsInputs())
+        continue;
+      Value ids =
+          getActivationRoot(op.getDpsInputOperand(arg.getArgNumber())->get());
+      if (!isa<BlockArgument>(ids))
+        continue;
+      if (found)
+        return std::nullopt;
+      found = pos;
+    }
+    if (!found || (dim && *dim != *found))
+      return std::nullopt;
+    dim = found;
+    if (!gather)
+      gather = op;
+  }
+  return dim;
+}
+
+/// True for a 1-D generic that yields its position: an iota.
+static bool isIota(Value v) {
+  auto iota = v.getDefiningOp<linalg::GenericOp>();
+  if (!iota || iota.getNumDpsInputs() != 0 || iota.getNumLoops() != 1 ||
+      iota->getNumResults() != 1)
+    return false;
+  auto yield = cast<linalg::YieldOp>(iota.getBlock()->getTerminator());
+  auto index = throughIntCasts(yield->getOperand(0)).getDefiningOp<linalg::IndexOp>();
+  return index && index.getDim() == 0;
+}
+
+std::optional<unsigned>
+TensorParallelPlanner::getOneHotLoop(linalg::GenericOp op, int64_t rows) {
+  if (op->getNumResults() != 1 || op.getNumReductionLoops() != 0)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  Block *body = op.getBlock();
+  // The input an element of the body reads, with its map.
+  auto inputOf = [&](Value v) -> OpOperand * {
+    auto arg = dyn_cast<BlockArgument>(throughIntCasts(v));
+    if (!arg || arg.getOwner() != body ||
+        arg.getArgNumber() >= op.getNumDpsInputs())
+      return nullptr;
+    return op.getDpsInputOperand(arg.getArgNumber());
+  };
+  // The loop whose position `row` is: an iota input read along it, or the
+  // loop's linalg.index.
+  auto rowLoop = [&](Value row) -> std::optional<unsigned> {
+    if (auto index = throughIntCasts(row).getDefiningOp<linalg::IndexOp>())
+      return index.getDim();
+    OpOperand *rowInput = inputOf(row);
+    if (!rowInput || !isIota(rowInput->get()))
+      return std::nullopt;
+    AffineMap rowMap = maps[rowInput->getOperandNumber()];
+    if (rowMap.getNumResults() != 1)
+      return std::nullopt;
+    auto d = dyn_cast<AffineDimExpr>(rowMap.getResult(0));
+    if (!d)
+      return std::nullopt;
+    return d.getPosition();
+  };
+  for (auto cmp : body->getOps<arith::CmpIOp>()) {
+    if (cmp.getPredicate() != arith::CmpIPredicate::eq)
+      continue;
+    for (auto [ids, row] : {std::pair(cmp.getLhs(), cmp.getRhs()),
+                            std::pair(cmp.getRhs(), cmp.getLhs())}) {
+      OpOperand *idsInput = inputOf(ids);
+      std::optional<unsigned> d = rowLoop(row);
+      if (!idsInput || !d || ranges[*d] != rows ||
+          maps[idsInput->getOperandNumber()].isFunctionOfDim(*d))
+        continue;
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+LogicalResult TensorParallelPlanner::checkGathers() {
+  for (auto [extract, s] : result.gathers) {
+    Operation *op = extract->getParentOp();
+    auto isSplit = [&](Value v) { return result.values.count(v) != 0; };
+    if (llvm::any_of(op->getOperands(), isSplit) ||
+        llvm::any_of(op->getResults(), isSplit))
+      return fail(op, "gathers from a split value and is split along a loop "
+                      "as well");
   }
   return success();
 }
@@ -182,8 +367,14 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   unsigned loop = loopSplit->loop;
   bool usesIndex = false;
   op->walk([&](linalg::IndexOp index) { usesIndex |= index.getDim() == loop; });
+  // A rank's position along a contiguous split is its local one plus the
+  // rank's first; along a grouped or strided one it is not one offset.
+  if (usesIndex && (loopSplit->outer != 1 || loopSplit->inner != 1))
+    return fail(op, "reads the position along a grouped or strided split dim "
+                    "(linalg.index)");
   if (usesIndex)
-    return fail(op, "reads the position along the split dim (linalg.index)");
+    result.offsetPositions.insert(
+        {op, {loop, op.getStaticLoopRanges()[loop] / numRanks}});
   auto splitOf = [&](unsigned operandIndex) -> std::optional<StridedDim> {
     for (auto [pos, expr] : llvm::enumerate(maps[operandIndex].getResults()))
       if (auto d = dyn_cast<AffineDimExpr>(expr); d && d.getPosition() == loop)
@@ -216,17 +407,24 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
                           llvm::Twine(index - op.getNumDpsInputs()));
   }
   if (reduction) {
-    // A row-parallel linear: each rank contracts its part of the split dim,
-    // leaving partial sums of the full output.
-    if (!isPlainContraction(op))
+    // Each rank reduces its part of the split dim, leaving partial results
+    // of the full output: a row-parallel linear, or the max and the sum of
+    // a softmax over the vocabulary (Megatron's VocabParallelCrossEntropy).
+    std::optional<shard::ReductionKind> kind = getReductionCombiner(op);
+    if (!splitReductions && !isPlainContraction(op))
       return fail(op, "reduces over the split dim and is not a linear "
                       "(out + a * b)");
+    if (!kind)
+      return fail(op, "reduces over the split dim with a body that is not "
+                      "out = combine(out, f(ins)) for a sum, max or min");
     Value init = op.getDpsInitOperand(0)->get();
     auto fill = init.getDefiningOp<linalg::FillOp>();
-    if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    if (*kind == shard::ReductionKind::Sum &&
+        (!fill || (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
+                   !matchPattern(fill.getInputs()[0], m_Zero()))))
       return fail(op, "accumulates into a non-zero init: the partial sums "
                       "would add it once per rank");
-    result.rowParallel.insert(op);
+    result.partial.insert({op, *kind});
   }
   for (OpOperand &operand : op->getOpOperands()) {
     std::optional<StridedDim> s = splitOf(operand.getOperandNumber());
@@ -566,12 +764,31 @@ TensorParallelPlanner::plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
     }
     worklist.push_back(seed);
   }
+  return finish();
+}
+
+FailureOr<TPBlockPlan>
+TensorParallelPlanner::planTable(BlockArgument table, int64_t dim,
+                                 Operation *gather,
+                                 TPPlanFailure &failureInfo) {
+  why = &failureInfo;
+  result = TPBlockPlan();
+  worklist.clear();
+  pendingReads.clear();
+  if (failed(split(table, {dim, /*inner=*/1, /*outer=*/1}, gather))) {
+    why->atSeed = true;
+    return failure();
+  }
+  return finish();
+}
+
+FailureOr<TPBlockPlan> TensorParallelPlanner::finish() {
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     if (failed(visit(op)))
       return failure();
   }
-  if (failed(returnsGradients()))
+  if (failed(returnsGradients()) || failed(checkGathers()))
     return failure();
   for (auto [operand, s] : pendingReads) {
     auto it = result.values.find(operand->get());

@@ -6,7 +6,9 @@
 // split of their output features is followed through bias adds, activations,
 // head reshapes, transposes, slices and attention until each path ends in a
 // row-parallel linear (a contraction over the split dim), whose output is a
-// partial sum. Nothing is changed here; the pass applies the plan.
+// partial sum. Reductions over the split dim and gathers along it (the
+// vocab-parallel LM head, cross-entropy and embedding) leave partial results
+// too. Nothing is changed here; the pass applies the plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -31,9 +34,20 @@ struct TPBlockPlan {
   /// split (the split features are the StridedDim's extent). Types become
   /// per-rank in program order.
   llvm::MapVector<Value, StridedDim> values;
-  /// Contractions over the split dim: their outputs are partial sums that
-  /// need an all-reduce.
-  llvm::SetVector<Operation *> rowParallel;
+  /// Ops whose outputs are partial results over the split dim, each with the
+  /// all-reduce that combines them: row-parallel linears (sum), other
+  /// reductions over the split loop (the softmax max and sum of a
+  /// vocab-parallel cross-entropy: their combiner) and gathers along the
+  /// split dim (sum: a rank reads zero for another rank's rows).
+  llvm::MapVector<Operation *, shard::ReductionKind> partial;
+  /// Ops that read their position (linalg.index) along a split loop, with
+  /// the loop and its per-rank extent: rank r's position is its local one
+  /// plus r * extent (a fused one-hot, an iota split rather than sliced).
+  llvm::MapVector<Operation *, std::pair<unsigned, int64_t>> offsetPositions;
+  /// Reads inside a linalg body of a split value at a gathered index along
+  /// the split dim (the embedding lookup, the label's logit): each rank reads
+  /// its rows and zero elsewhere (Megatron's VocabParallelEmbedding).
+  SmallVector<std::pair<tensor::ExtractOp, StridedDim>> gathers;
   /// Operands that stay global but are read on split loops: shape-only
   /// producers (tensor.empty, linalg.fill, splat constants) are rebuilt with
   /// the per-rank shape, other values are sliced locally at the rank's chunk.
@@ -53,15 +67,28 @@ struct TPPlanFailure {
   /// True when the seeds' own output features could not be split: nothing
   /// beyond them was looked at.
   bool atSeed = false;
+  /// True when the block would split the input of a linear (planning with
+  /// splitReductions).
+  bool splitsWholeInput = false;
 };
 
 class TensorParallelPlanner {
 public:
   /// `claimed` holds values already split by earlier blocks; a block that
-  /// reaches one fails.
+  /// reaches one fails. With `splitReductions`, a block may also close at
+  /// reductions over the split dim other than linears and at gathers along
+  /// it (the vocab-parallel cross-entropy and embedding), and may not split
+  /// any of `wholeInputs`, the activations of the functions' linears (a
+  /// split carried into the residual stream would shard its hidden dim).
+  /// With `splitOneHots` too, the one-hots that compare ids with the rows
+  /// of a gathered value (a gather's backward) follow its split.
   TensorParallelPlanner(func::FuncOp func, int64_t numRanks,
-                        const llvm::DenseSet<Value> &claimed)
-      : func(func), numRanks(numRanks), claimed(claimed) {}
+                        const llvm::DenseSet<Value> &claimed,
+                        const llvm::DenseSet<Value> &wholeInputs,
+                        bool splitReductions, bool splitOneHots = false)
+      : func(func), numRanks(numRanks), claimed(claimed),
+        wholeInputs(wholeInputs), splitReductions(splitReductions),
+        splitOneHots(splitOneHots) {}
 
   /// Plans the block whose column-parallel linears are `seeds` (contractions
   /// reading one activation, each with a weight argument), their output
@@ -69,11 +96,37 @@ public:
   FailureOr<TPBlockPlan> plan(ArrayRef<linalg::LinalgOp> seeds, int64_t groups,
                               TPPlanFailure &failureInfo);
 
+  /// Plans the block of an embedding table read only by gathers: `table`
+  /// split on its gathered dim `dim` (Megatron's VocabParallelEmbedding);
+  /// `gather` is where failures at the seed are reported.
+  FailureOr<TPBlockPlan> planTable(BlockArgument table, int64_t dim,
+                                   Operation *gather,
+                                   TPPlanFailure &failureInfo);
+
+  /// The row loop of a one-hot over `rows` rows: `op` compares (cmpi eq) an
+  /// integer input that does not vary along the loop with the loop's
+  /// position (an iota input along it, or its linalg.index). std::nullopt if `op` is not such a one-hot.
+  static std::optional<unsigned> getOneHotLoop(linalg::GenericOp op,
+                                               int64_t rows);
+
   /// The operand of `op` that is the weight of a linear (a function argument,
   /// possibly transposed or broadcast), and the output-feature loop: the one
   /// parallel loop that indexes the weight and the output but not the other
   /// input. Null if `op` is not such a linear.
   static OpOperand *getLinearWeight(linalg::LinalgOp op, unsigned &featureLoop);
+
+  /// The activation a linear reads, through reshapes (exporters flatten
+  /// [b, s, h] to [b*s, h] per linear).
+  static Value getActivationRoot(Value v);
+
+  /// The dim of `table` (a function argument) that gathers read at ids the
+  /// caller passes (tensor.extract in linalg bodies, the row index an
+  /// element of an input that is a function argument, through reshapes and
+  /// integer casts), the same dim in every gather; `gather` is set to the
+  /// first gathering op. std::nullopt when `table` is read otherwise, or not
+  /// only at one such dim.
+  static std::optional<int64_t> getGatheredDim(BlockArgument table,
+                                               Operation *&gather);
 
   /// The function argument behind `value` through transposes and broadcasts,
   /// or null.
@@ -85,6 +138,8 @@ private:
     int64_t outer, inner;
   };
   LogicalResult split(Value value, StridedDim s, Operation *at);
+  /// Follows the splits from the seeds, then settles the reads.
+  FailureOr<TPBlockPlan> finish();
   LogicalResult visit(Operation *op);
   LogicalResult visitLinalg(linalg::LinalgOp op);
   /// Reshapes in either direction: a split source splits the result, a
@@ -100,6 +155,11 @@ private:
   FailureOr<StridedDim> collapseSplit(Operation *op, RankedTensorType expanded,
                                       ArrayRef<ReassociationIndices> groups,
                                       StridedDim s);
+  /// A use of split `value` inside the body of a linalg op: only a gather
+  /// (tensor.extract whose element the op yields as it is) can be cut.
+  LogicalResult visitCapture(OpOperand &use, StridedDim s);
+  /// A gathering op may not be split along a loop as well.
+  LogicalResult checkGathers();
   LogicalResult visitSlice(tensor::ExtractSliceOp op, StridedDim s);
   LogicalResult sameDims(Operation *op, unsigned dimOperands);
   LogicalResult visitConcat(tensor::ConcatOp op);
@@ -127,6 +187,8 @@ private:
   func::FuncOp func;
   int64_t numRanks;
   const llvm::DenseSet<Value> &claimed;
+  const llvm::DenseSet<Value> &wholeInputs;
+  bool splitReductions, splitOneHots;
   TPBlockPlan result;
   TPPlanFailure *why = nullptr;
   SmallVector<Operation *> worklist;

@@ -37,8 +37,9 @@ func.func @dynamic_seq(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
 
 // -----
 
-// An LM head (nothing closes the split of its vocabulary) and a layer the
-// planner does not recognise (a norm over the linear's output features)
+// An LM head whose logits are returned (nothing closes the split of its
+// vocabulary) and a layer the planner does not recognise (a product over
+// the linear's output features: no all-reduce combines partial products)
 // stay replicated, with remarks.
 // expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks, 0 column-parallel and 0 row-parallel linears, 2 linears left replicated}}
 func.func @unrecognised(%x: tensor<16x32xf32>, %x2: tensor<16x32xf32>, %w: tensor<32x32xf32>, %lm: tensor<32x64xf32>) -> (tensor<16x64xf32>, tensor<16xf32>) {
@@ -51,7 +52,7 @@ func.func @unrecognised(%x: tensor<16x32xf32>, %x2: tensor<16x32xf32>, %w: tenso
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<16xf32>) -> tensor<16xf32>
   %n = linalg.reduce ins(%h : tensor<16x32xf32>) outs(%z1 : tensor<16xf32>) dimensions = [1]
     (%a: f32, %b: f32) {
-      %s = arith.addf %a, %b : f32
+      %s = arith.mulf %a, %b : f32
       linalg.yield %s : f32
     }
   %e2 = tensor.empty() : tensor<16x64xf32>
@@ -83,7 +84,7 @@ func.func @accumulator_transformed(%x: tensor<16x16xf32>, %w1: tensor<16x32xf32>
   %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<16x32xf32>
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<16x32xf32>) -> tensor<16x32xf32>
-  // expected-remark @+1 {{reduces over the split dim and is not a linear (out + a * b)}}
+  // expected-remark @+1 {{reduces over the split dim with a body that is not out = combine(out, f(ins)) for a sum, max or min}}
   %h = linalg.matmul ins(%x, %w1 : tensor<16x16xf32>, tensor<16x32xf32>) outs(%z1 : tensor<16x32xf32>) -> tensor<16x32xf32>
   %e2 = tensor.empty() : tensor<16x16xf32>
   %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x16xf32>) -> tensor<16x16xf32>
