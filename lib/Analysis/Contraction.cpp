@@ -3,6 +3,8 @@
 #include "seqpar/Analysis/Contraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -52,4 +54,16 @@ mlir::seqpar::getReductionCombiner(linalg::LinalgOp op) {
   if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(combine))
     return shard::ReductionKind::Min;
   return std::nullopt;
+}
+
+bool mlir::seqpar::isZeroInit(Value init) {
+  auto isZero = [](Value v) {
+    return matchPattern(v, m_AnyZeroFloat()) || matchPattern(v, m_Zero());
+  };
+  while (auto cast = init.getDefiningOp<tensor::CastOp>())
+    init = cast.getSource();
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return isZero(fill.getInputs()[0]);
+  // m_Zero / m_AnyZeroFloat match splat tensor constants too.
+  return isZero(init);
 }

@@ -32,6 +32,11 @@ bool isPlainContraction(linalg::LinalgOp op);
 /// std::nullopt for any other body.
 std::optional<shard::ReductionKind> getReductionCombiner(linalg::LinalgOp op);
 
+/// True when `init` is all zeros: a linalg.fill of a zero constant (float
+/// or integer) or a zero splat constant, possibly through tensor.cast. A sum computed in parts from such
+/// an init counts it once.
+bool isZeroInit(Value init);
+
 } // namespace mlir::seqpar
 
 #endif // SEQPAR_ANALYSIS_CONTRACTION_H

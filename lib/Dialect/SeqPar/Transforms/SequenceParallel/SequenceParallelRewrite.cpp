@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SequenceParallelPlan.h"
+#include "seqpar/Analysis/Contraction.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
@@ -36,9 +37,7 @@ static void rewritePartialReduction(Operation *op,
   bool addInit = false;
   OpBuilder b(op);
   if (reduction.kind == shard::ReductionKind::Sum) {
-    auto fill = originalInit.getDefiningOp<linalg::FillOp>();
-    addInit = !fill || (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
-                        !matchPattern(fill.getInputs()[0], m_Zero()));
+    addInit = !isZeroInit(originalInit);
     if (addInit) {
       Value zero = arith::ConstantOp::create(
           b, op->getLoc(), b.getZeroAttr(type.getElementType()));

@@ -592,9 +592,18 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   int64_t tables = 0;
   for (BlockArgument table : func.getArguments()) {
     Operation *gather = nullptr;
-    std::optional<int64_t> dim = TensorParallelPlanner::getGatheredDim(table, gather);
-    if (!dim || claimed.contains(table))
+    std::string whyNot;
+    std::optional<int64_t> dim =
+        TensorParallelPlanner::getGatheredDim(table, gather, whyNot);
+    if (claimed.contains(table))
       continue;
+    if (!dim) {
+      if (!whyNot.empty())
+        emitRemark(gather->getLoc())
+            << "embedding table (argument #" << table.getArgNumber()
+            << ") left replicated: " << whyNot;
+      continue;
+    }
     std::optional<TPBlockPlan> plan;
     for (bool splitOneHots : {true, false}) {
       TPPlanFailure why;

@@ -2,6 +2,7 @@
 
 #include "TensorParallelPlanner.h"
 
+#include "seqpar/Analysis/Activations.h"
 #include "seqpar/Analysis/Contraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -163,11 +164,15 @@ LogicalResult TensorParallelPlanner::visitCapture(OpOperand &use,
       yield->getNumOperands() != 1 || op->getNumResults() != 1 ||
       op.getNumReductionLoops() != 0 ||
       !body->getArgument(op.getNumDpsInputs()).use_empty())
-    return fail(extract, "gathers from a split value and computes with the "
-                         "element: only a gather that yields it as it is can "
-                         "be summed over the ranks");
+    return fail(extract, "gathers from a split value in an op that does "
+                         "more than yield the element (computes with it, or "
+                         "has other results or reductions): only a gather "
+                         "that yields it as it is can be summed over the "
+                         "ranks");
   if (s.outer != 1 || s.inner != 1)
     return fail(extract, "gathers along a grouped or strided split");
+  if (failed(checkCombinable(op, op->getResult(0).getType())))
+    return failure();
   result.gathers.push_back({extract, s});
   result.partial.insert({op, shard::ReductionKind::Sum});
   if (!splitOneHots)
@@ -207,36 +212,50 @@ static Value throughIntCasts(Value v) {
 }
 
 std::optional<int64_t>
-TensorParallelPlanner::getGatheredDim(BlockArgument table, Operation *&gather) {
+TensorParallelPlanner::getGatheredDim(BlockArgument table, Operation *&gather,
+                                      std::string &whyNot) {
   auto type = dyn_cast<RankedTensorType>(table.getType());
-  if (!type || type.getRank() < 1 || table.use_empty())
+  if (!type || type.getRank() < 1)
     return std::nullopt;
   std::optional<int64_t> dim;
+  Operation *other = nullptr;
+  bool severalDims = false;
   for (Operation *user : table.getUsers()) {
     auto extract = dyn_cast<tensor::ExtractOp>(user);
     auto op = extract ? dyn_cast<linalg::LinalgOp>(extract->getParentOp())
                       : linalg::LinalgOp();
-    if (!op || op->getBlock() != table.getOwner())
-      return std::nullopt;
     std::optional<int64_t> found;
-    for (auto [pos, index] : llvm::enumerate(extract.getIndices())) {
-      auto arg = dyn_cast<BlockArgument>(throughIntCasts(index));
-      if (!arg || arg.getOwner() != op.getBlock() ||
-          arg.getArgNumber() >= op.getNumDpsInputs())
-        continue;
-      Value ids =
-          getActivationRoot(op.getDpsInputOperand(arg.getArgNumber())->get());
-      if (!isa<BlockArgument>(ids))
-        continue;
-      if (found)
-        return std::nullopt;
-      found = pos;
+    if (op && op->getBlock() == table.getOwner()) {
+      for (auto [pos, index] : llvm::enumerate(extract.getIndices())) {
+        auto arg = dyn_cast<BlockArgument>(throughIntCasts(index));
+        if (!arg || arg.getOwner() != op.getBlock() ||
+            arg.getArgNumber() >= op.getNumDpsInputs() ||
+            !isa<BlockArgument>(getActivationRoot(
+                op.getDpsInputOperand(arg.getArgNumber())->get())))
+          continue;
+        severalDims |= found.has_value();
+        found = pos;
+      }
     }
-    if (!found || (dim && *dim != *found))
-      return std::nullopt;
-    dim = found;
-    if (!gather)
-      gather = op;
+    if (!found) {
+      other = other ? other : user;
+      continue;
+    }
+    severalDims |= dim && *dim != *found;
+    dim = dim ? dim : found;
+    gather = gather ? gather : op.getOperation();
+  }
+  if (!dim)
+    return std::nullopt; // Not an embedding table.
+  llvm::raw_string_ostream os(whyNot);
+  if (severalDims) {
+    os << "it is gathered at the ids along more than one dim";
+    return std::nullopt;
+  }
+  if (other) {
+    os << "it is also read by '" << other->getName() << "' at "
+       << other->getLoc() << ", not only by gathers at the ids";
+    return std::nullopt;
   }
   return dim;
 }
@@ -297,6 +316,21 @@ TensorParallelPlanner::getOneHotLoop(linalg::GenericOp op, int64_t rows) {
     }
   }
   return std::nullopt;
+}
+
+LogicalResult TensorParallelPlanner::checkCombinable(Operation *op,
+                                                     Type partial) {
+  // The runtime's all-reduce carries f32, f16 and bf16 (docs/semantics.md
+  // section 8).
+  Type element = getElementTypeOrSelf(partial);
+  if (element.isF32() || element.isF16() || element.isBF16())
+    return success();
+  std::string type;
+  llvm::raw_string_ostream os(type);
+  os << element;
+  return fail(op, "would all-reduce " + llvm::Twine(type) +
+                      " partial results: the runtime's collectives carry "
+                      "f32, f16 and bf16");
 }
 
 LogicalResult TensorParallelPlanner::checkGathers() {
@@ -417,13 +451,12 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
     if (!kind)
       return fail(op, "reduces over the split dim with a body that is not "
                       "out = combine(out, f(ins)) for a sum, max or min");
-    Value init = op.getDpsInitOperand(0)->get();
-    auto fill = init.getDefiningOp<linalg::FillOp>();
+    if (failed(checkCombinable(op, op->getResult(0).getType())))
+      return failure();
     if (*kind == shard::ReductionKind::Sum &&
-        (!fill || (!matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) &&
-                   !matchPattern(fill.getInputs()[0], m_Zero()))))
-      return fail(op, "accumulates into a non-zero init: the partial sums "
-                      "would add it once per rank");
+        !isZeroInit(op.getDpsInitOperand(0)->get()))
+      return fail(op, "accumulates into an init that is not a zero fill or "
+                      "constant: the partial sums would add it once per rank");
     result.partial.insert({op, *kind});
   }
   for (OpOperand &operand : op->getOpOperands()) {
@@ -728,11 +761,22 @@ LogicalResult TensorParallelPlanner::returnsGradients() {
              arg.getType() == returned.get().getType() &&
              argSplit->second.samePieces(it->second);
     });
+    // A weight's gradient is a sum over tokens of activations (x^T . dY, a
+    // one-hot^T . dE): never a linear of a split weight, as logits that
+    // merely have a weight's shape are.
+    auto linear =
+        storageRoot(returned.get()).getDefiningOp<linalg::LinalgOp>();
+    unsigned loop;
+    OpOperand *weight = linear ? getLinearWeight(linear, loop) : nullptr;
+    if (weight && result.values.count(getWeightArgument(weight->get())))
+      likeWeight = false;
     if (!likeWeight)
       return fail(returnOp, "returns result #" +
                                 llvm::Twine(returned.getOperandNumber()) +
-                                " split, and it is not shaped and split as a "
-                                "split weight (whose gradient stays split)");
+                                " split, and it is not a split weight's "
+                                "gradient (shaped and split as the weight, "
+                                "and not a linear of a split weight), which "
+                                "alone stays split");
   }
   return success();
 }

@@ -123,10 +123,12 @@ public:
   /// caller passes (tensor.extract in linalg bodies, the row index an
   /// element of an input that is a function argument, through reshapes and
   /// integer casts), the same dim in every gather; `gather` is set to the
-  /// first gathering op. std::nullopt when `table` is read otherwise, or not
-  /// only at one such dim.
+  /// first gathering op. std::nullopt when `table` is not gathered at such
+  /// ids, or (with `whyNot` saying why) is also read otherwise or along
+  /// several dims.
   static std::optional<int64_t> getGatheredDim(BlockArgument table,
-                                               Operation *&gather);
+                                               Operation *&gather,
+                                               std::string &whyNot);
 
   /// The function argument behind `value` through transposes and broadcasts,
   /// or null.
@@ -158,6 +160,8 @@ private:
   /// A use of split `value` inside the body of a linalg op: only a gather
   /// (tensor.extract whose element the op yields as it is) can be cut.
   LogicalResult visitCapture(OpOperand &use, StridedDim s);
+  /// Partial results of `partial`'s element type can be all-reduced.
+  LogicalResult checkCombinable(Operation *op, Type partial);
   /// A gathering op may not be split along a loop as well.
   LogicalResult checkGathers();
   LogicalResult visitSlice(tensor::ExtractSliceOp op, StridedDim s);

@@ -99,7 +99,7 @@ func.func @computes_with_gathered(%x: tensor<8x16xf32>, %x2: tensor<8x16xf32>, %
   %one = arith.constant 1.0 : f32
   %e8x8 = tensor.empty() : tensor<8x8xf32>
   %z8x8 = linalg.fill ins(%zero : f32) outs(%e8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
-  // expected-remark @+1 {{gathers from a split value and computes with the element}}
+  // expected-remark @+1 {{gathers from a split value in an op that does more than yield the element}}
   %logits = linalg.matmul ins(%x, %lm : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
   %e8 = tensor.empty() : tensor<8xf32>
   %picked = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
@@ -122,7 +122,7 @@ func.func @computes_with_gathered(%x: tensor<8x16xf32>, %x2: tensor<8x16xf32>, %
     %a = arith.addf %in, %out : f32
     linalg.yield %a : f32
   } -> tensor<8xf32>
-  // expected-remark @+1 {{accumulates into a non-zero init}}
+  // expected-remark @+1 {{accumulates into an init that is not a zero fill or constant}}
   %l8 = linalg.matmul ins(%x3, %lm2 : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
   %s8 = linalg.generic {indexing_maps = [#tok2, #tok], iterator_types = ["parallel", "reduction"]}
       ins(%l8 : tensor<8x8xf32>) outs(%one8 : tensor<8xf32>) {
@@ -284,4 +284,97 @@ func.func @fused_one_hot(%ids: tensor<8xi64>, %emb: tensor<8x16xf32>) -> (tensor
   %dE = arith.mulf %x, %x : tensor<8x16xf32>
   %demb = linalg.matmul ins(%t8x8, %dE : tensor<8x8xf32>, tensor<8x16xf32>) outs(%z : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %x, %demb : tensor<8x16xf32>, tensor<8x16xf32>
+}
+
+// -----
+
+// Found by an outside tester: an integer count over the vocabulary (the
+// runtime's all-reduce carries floats only) and logits that merely have
+// their weight's shape and are returned stay replicated; a sum from a zero
+// splat constant is a zero init; a table also read by another op stays
+// replicated with a remark.
+
+#tok = affine_map<(d0, d1) -> (d0)>
+#tok2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @integer_count(
+// CHECK-NOT: shard.all_reduce
+// CHECK: return
+// expected-remark @+1 {{tensor parallelism (tp=2): 0 blocks, 0 column-parallel and 0 row-parallel linears, 1 linears left replicated}}
+func.func @integer_count(%x: tensor<8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8xi32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : i32
+  %e8x8 = tensor.empty() : tensor<8x8xf32>
+  %z8x8 = linalg.fill ins(%zero : f32) outs(%e8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  // expected-remark @+1 {{would all-reduce i32 partial results: the runtime's collectives carry f32, f16 and bf16}}
+  %logits = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %ei = tensor.empty() : tensor<8xi32>
+  %zi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<8xi32>) -> tensor<8xi32>
+  %n = linalg.generic {indexing_maps = [#tok2, #tok], iterator_types = ["parallel", "reduction"]}
+      ins(%logits : tensor<8x8xf32>) outs(%zi : tensor<8xi32>) {
+  ^bb0(%in: f32, %out: i32):
+    %p = arith.cmpf ogt, %in, %zero : f32
+    %pi = arith.extui %p : i1 to i32
+    %a = arith.addi %out, %pi : i32
+    linalg.yield %a : i32
+  } -> tensor<8xi32>
+  return %n : tensor<8xi32>
+}
+
+// CHECK-LABEL: func.func @weight_shaped_logits(
+// CHECK-SAME: %{{.*}}: tensor<8x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}
+// CHECK-SAME: -> (tensor<8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}, tensor<8x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>})
+// expected-remark @+1 {{tensor parallelism (tp=2): 0 blocks, 0 column-parallel and 0 row-parallel linears, 1 linears left replicated}}
+func.func @weight_shaped_logits(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> (tensor<8xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e8x8 = tensor.empty() : tensor<8x8xf32>
+  %z8x8 = linalg.fill ins(%zero : f32) outs(%e8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  // expected-remark @+1 {{returns result #1 split, and it is not a split weight's gradient}}
+  %logits = linalg.matmul ins(%x, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %e8 = tensor.empty() : tensor<8xf32>
+  %z8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#tok2, #tok], iterator_types = ["parallel", "reduction"]}
+      ins(%logits : tensor<8x8xf32>) outs(%z8 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<8xf32>
+  return %sum, %logits : tensor<8xf32>, tensor<8x8xf32>
+}
+
+// CHECK-LABEL: func.func @zero_splat_init(
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8x4xf32>)
+// CHECK: shard.all_reduce %[[SUM]] on @grid grid_axes = [0] : tensor<8xf32>
+// expected-remark @+1 {{tensor parallelism (tp=2): 1 blocks, 1 column-parallel and 0 row-parallel linears, 0 linears left replicated; 1 reductions over split dims and gathers along them}}
+func.func @zero_splat_init(%x: tensor<8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %z8 = arith.constant dense<0.0> : tensor<8xf32>
+  %e8x8 = tensor.empty() : tensor<8x8xf32>
+  %z8x8 = linalg.fill ins(%zero : f32) outs(%e8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %logits = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %sum = linalg.generic {indexing_maps = [#tok2, #tok], iterator_types = ["parallel", "reduction"]}
+      ins(%logits : tensor<8x8xf32>) outs(%z8 : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<8xf32>
+  return %sum : tensor<8xf32>
+}
+
+// CHECK-LABEL: func.func @table_read_otherwise(
+// CHECK-SAME: tensor<8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}
+// expected-remark @+1 {{tensor parallelism (tp=2): 0 blocks, 0 column-parallel and 0 row-parallel linears, 0 linears left replicated}}
+func.func @table_read_otherwise(%ids: tensor<8xi64>, %emb: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %e8x16 = tensor.empty() : tensor<8x16xf32>
+  // expected-remark @+1 {{embedding table (argument #1) left replicated: it is also read by 'arith.mulf'}}
+  %x = linalg.generic {indexing_maps = [#tok, #tok2], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<8xi64>) outs(%e8x16 : tensor<8x16xf32>) {
+  ^bb0(%id: i64, %out: f32):
+    %r = arith.index_cast %id : i64 to index
+    %col = linalg.index 1 : index
+    %v = tensor.extract %emb[%r, %col] : tensor<8x16xf32>
+    linalg.yield %v : f32
+  } -> tensor<8x16xf32>
+  %sq = arith.mulf %emb, %emb : tensor<8x16xf32>
+  return %x, %sq : tensor<8x16xf32>, tensor<8x16xf32>
 }
