@@ -32,6 +32,42 @@ bool mlir::seqpar::isPlainContraction(linalg::LinalgOp op) {
   return isPair(&mul, a, b) && isPair(add, mul.getResult(0), out);
 }
 
+bool mlir::seqpar::isLinearContraction(linalg::LinalgOp op) {
+  if (isPlainContraction(op))
+    return true;
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return false;
+  Block *body = op.getBlock();
+  if (!body || body->getNumArguments() != 3)
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
+  if (!yield || yield->getNumOperands() != 1)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1),
+        out = body->getArgument(2);
+  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  if (product == out || (add.getLhs() != out && add.getRhs() != out))
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  // Each factor is an input, extended to the accumulator's type or not.
+  auto input = [](Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn();
+    return v;
+  };
+  Value x = input(mul.getLhs()), y = input(mul.getRhs());
+  // Exactly ext, mul, add and the yield: nothing else computed.
+  int64_t exts = (x != mul.getLhs()) + (y != mul.getRhs());
+  return ((x == a && y == b) || (x == b && y == a)) &&
+         llvm::hasNItems(body->without_terminator(), 2 + exts);
+}
+
 std::optional<shard::ReductionKind>
 mlir::seqpar::getReductionCombiner(linalg::LinalgOp op) {
   if (op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||

@@ -24,6 +24,12 @@ namespace mlir::seqpar {
 /// integer), with no other computation.
 bool isPlainContraction(linalg::LinalgOp op);
 
+/// isPlainContraction, or the mixed-precision form out + extf(in0) *
+/// extf(in1) (either extension may be absent): a bf16 or f16 linear that
+/// accumulates in f32. Partial sums of it over a split reduction add up as
+/// a plain one's do; it is not a BLAS sgemm (its inputs are not f32).
+bool isLinearContraction(linalg::LinalgOp op);
+
 /// The cross-rank combiner of a single-result linalg reduction whose body
 /// yields `combine(out, f(ins))` with `out` used only there: sum for
 /// addf/addi, max for maximumf/maxnumf/maxsi, min for minimumf/minnumf/minsi.

@@ -471,7 +471,7 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     ++blocks;
     for (auto [op, kind] : plan.partial) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-      if (linalgOp && isPlainContraction(linalgOp))
+      if (linalgOp && isLinearContraction(linalgOp))
         ++rows;
       else
         ++reductionsAndGathers;

@@ -61,7 +61,7 @@ BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
 OpOperand *TensorParallelPlanner::getLinearWeight(linalg::LinalgOp op,
                                                   unsigned &featureLoop) {
   // A linear on buffers has no result to split.
-  if (!op.hasPureTensorSemantics() || !isPlainContraction(op))
+  if (!op.hasPureTensorSemantics() || !isLinearContraction(op))
     return nullptr;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   auto uses = [](AffineMap map, unsigned loop) {
@@ -445,7 +445,7 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
     // of the full output: a row-parallel linear, or the max and the sum of
     // a softmax over the vocabulary (Megatron's VocabParallelCrossEntropy).
     std::optional<shard::ReductionKind> kind = getReductionCombiner(op);
-    if (!splitReductions && !isPlainContraction(op))
+    if (!splitReductions && !isLinearContraction(op))
       return fail(op, "reduces over the split dim and is not a linear "
                       "(out + a * b)");
     if (!kind)
