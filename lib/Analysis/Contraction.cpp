@@ -8,33 +8,9 @@
 
 using namespace mlir;
 
-bool mlir::seqpar::isPlainContraction(linalg::LinalgOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !linalg::isaContractionOpInterface(op))
-    return false;
-  Block *body = op.getBlock();
-  if (!body || body->getNumArguments() != 3 ||
-      !llvm::hasNItems(body->without_terminator(), 2))
-    return false;
-  Operation &mul = body->front();
-  Operation *add = mul.getNextNode();
-  auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
-  if (!isa<arith::MulFOp, arith::MulIOp>(mul) ||
-      !isa<arith::AddFOp, arith::AddIOp>(add) || !yield ||
-      yield->getNumOperands() != 1 || yield->getOperand(0) != add->getResult(0))
-    return false;
-  Value a = body->getArgument(0), b = body->getArgument(1),
-        out = body->getArgument(2);
-  auto isPair = [](Operation *o, Value x, Value y) {
-    return (o->getOperand(0) == x && o->getOperand(1) == y) ||
-           (o->getOperand(0) == y && o->getOperand(1) == x);
-  };
-  return isPair(&mul, a, b) && isPair(add, mul.getResult(0), out);
-}
-
-bool mlir::seqpar::isLinearContraction(linalg::LinalgOp op) {
-  if (isPlainContraction(op))
-    return true;
+/// out + f(in0) * f(in1) (either operand order) and nothing else, f the
+/// identity or, with `extensions`, optionally an arith.extf of the input.
+static bool isMultiplyAccumulate(linalg::LinalgOp op, bool extensions) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !linalg::isaContractionOpInterface(op))
     return false;
@@ -44,28 +20,40 @@ bool mlir::seqpar::isLinearContraction(linalg::LinalgOp op) {
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
   if (!yield || yield->getNumOperands() != 1)
     return false;
+  Operation *add = yield->getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
+    return false;
   Value a = body->getArgument(0), b = body->getArgument(1),
         out = body->getArgument(2);
-  auto add = yield->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
+  auto isPair = [](Operation *o, Value x, Value y) {
+    return (o->getOperand(0) == x && o->getOperand(1) == y) ||
+           (o->getOperand(0) == y && o->getOperand(1) == x);
+  };
+  Value product = add->getOperand(0) == out ? add->getOperand(1)
+                                            : add->getOperand(0);
+  Operation *mul = product.getDefiningOp();
+  if (!isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul) ||
+      !isPair(add, product, out))
     return false;
-  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
-  if (product == out || (add.getLhs() != out && add.getRhs() != out))
-    return false;
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  // Each factor is an input, extended to the accumulator's type or not.
-  auto input = [](Value v) {
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+  int64_t ops = 2;
+  auto input = [&](Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>(); ext && extensions) {
+      ++ops;
       return ext.getIn();
+    }
     return v;
   };
-  Value x = input(mul.getLhs()), y = input(mul.getRhs());
-  // Exactly ext, mul, add and the yield: nothing else computed.
-  int64_t exts = (x != mul.getLhs()) + (y != mul.getRhs());
+  Value x = input(mul->getOperand(0)), y = input(mul->getOperand(1));
   return ((x == a && y == b) || (x == b && y == a)) &&
-         llvm::hasNItems(body->without_terminator(), 2 + exts);
+         llvm::hasNItems(body->without_terminator(), ops);
+}
+
+bool mlir::seqpar::isPlainContraction(linalg::LinalgOp op) {
+  return isMultiplyAccumulate(op, /*extensions=*/false);
+}
+
+bool mlir::seqpar::isLinearContraction(linalg::LinalgOp op) {
+  return isMultiplyAccumulate(op, /*extensions=*/true);
 }
 
 std::optional<shard::ReductionKind>
