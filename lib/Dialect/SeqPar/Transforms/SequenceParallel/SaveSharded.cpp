@@ -40,8 +40,8 @@ public:
     if (value == gather.getResult()) {
       auto type = cast<RankedTensorType>(gather.getResult().getType());
       auto start = AllGatherStartOp::create(
-          b, gather.getLoc(), RequestType::get(b.getContext(), type), gather.getGridAttr(),
-          gather.getGridAxesAttr(), gather.getInput(),
+          b, gather.getLoc(), RequestType::get(b.getContext(), type),
+          gather.getGridAttr(), gather.getGridAxesAttr(), gather.getInput(),
           b.getI64IntegerAttr(gather.getGatherAxis().getSExtValue()));
       result = WaitOp::create(b, gather.getLoc(), type, start).getResult();
       bytesSent += regatherBytes();
