@@ -46,9 +46,10 @@ def _fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
-def layer_table(res, s):
+def layer_table(res, s, key="layer"):
+    """Per-rank rows of res[key] (one layer's forward or training step) at s."""
     rows = []
-    for r in res["layer"]:
+    for r in res[key]:
         if r["s"] != s:
             continue
         if "na" in r:
@@ -110,20 +111,20 @@ def plot_compile(res, path):
     plt.close(fig)
 
 
-def _variant_means(res, s):
+def _variant_means(res, s, key="layer"):
     """[(label, compute_s, comm_s, peak_bytes max over ranks, na)] in table order."""
     out, seen = [], {}
-    for r in res["layer"]:
+    for r in res[key]:
         if r["s"] != s:
             continue
-        key = f"{r['impl']}\n{r['variant']}"
+        label = f"{r['impl']}\n{r['variant']}"
         if "na" in r:
-            out.append([key, 0.0, 0.0, 0, True])
+            out.append([label, 0.0, 0.0, 0, True])
             continue
-        if key not in seen:
-            seen[key] = len(out)
-            out.append([key, [], [], 0, False])
-        e = out[seen[key]]
+        if label not in seen:
+            seen[label] = len(out)
+            out.append([label, [], [], 0, False])
+        e = out[seen[label]]
         e[1].append(r["compute_s"])
         e[2].append(r["comm_s"])
         e[3] = max(e[3], r["peak_bytes"])
@@ -133,12 +134,12 @@ def _variant_means(res, s):
     return out
 
 
-def plot_steps(res, path):
-    seqs = res["meta"]["layer"]["seqs"]
+def plot_steps(res, path, key="layer", what="forward"):
+    seqs = res["meta"][key]["seqs"]
     fig, axes = plt.subplots(1, len(seqs), figsize=(6 * len(seqs), 4.2))
     axes = list(axes) if len(seqs) > 1 else [axes]
     for ax, s in zip(axes, seqs):
-        v = _variant_means(res, s)
+        v = _variant_means(res, s, key)
         xs = range(len(v))
         comp = [e[1] for e in v]
         comm = [e[2] for e in v]
@@ -150,8 +151,8 @@ def plot_steps(res, path):
                 ax.text(x, top * 0.02, "n/a", ha="center", fontsize=8)
         ax.set_xticks(list(xs))
         ax.set_xticklabels([e[0] for e in v], fontsize=7, rotation=45, ha="right")
-        ax.set_ylabel("seconds per forward (mean of 2 ranks)")
-        ax.set_title(f"one GPT-2 layer, s={s}, 2 CPU ranks", fontsize=9)
+        ax.set_ylabel(f"seconds per {what} (mean of 2 ranks)")
+        ax.set_title(f"one GPT-2 layer {what}, s={s}, 2 CPU ranks", fontsize=9)
         ax.grid(axis="y", alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.tight_layout()
@@ -159,13 +160,13 @@ def plot_steps(res, path):
     plt.close(fig)
 
 
-def plot_peaks(res, path):
-    seqs = res["meta"]["layer"]["seqs"]
+def plot_peaks(res, path, key="layer"):
+    seqs = res["meta"][key]["seqs"]
     fig, ax = plt.subplots(figsize=(8, 4.2))
     width = 0.8 / len(seqs)
     labels = None
     for i, s in enumerate(seqs):
-        v = _variant_means(res, s)
+        v = _variant_means(res, s, key)
         labels = [e[0] for e in v]
         xs = [x + (i - (len(seqs) - 1) / 2) * width for x in range(len(v))]
         ax.bar(xs, [e[3] / MIB for e in v], width, label=f"s={s}")
@@ -261,6 +262,18 @@ METHODS = """\
 """
 
 
+def _write_page(page, md):
+    """Writes the lines md to page, keeping the hand-written "## Observations"
+    section of an earlier page."""
+    if os.path.exists(page):
+        old = open(page).read()
+        at = old.find("\n## Observations")
+        if at >= 0:
+            md = md + [old[at + 1:].rstrip(), ""]
+    with open(page, "w") as f:
+        f.write("\n".join(md))
+
+
 def write(res, out):
     """Writes out/benchmarks.md and out/bench/*.png."""
     figdir = os.path.join(out, "bench")
@@ -320,12 +333,132 @@ def write(res, out):
            "## 3. Runtime collectives vs direct MPI", "",
            m.get("runtime_header", ""), "", runtime_table(res), "",
            "![runtime vs MPI](bench/runtime_vs_mpi.png)", "", METHODS]
-    # A hand-written "## Observations" section of an earlier page is kept.
-    page = os.path.join(out, "benchmarks.md")
-    if os.path.exists(page):
-        old = open(page).read()
-        at = old.find("\n## Observations")
-        if at >= 0:
-            md += [old[at + 1:].rstrip(), ""]
-    with open(page, "w") as f:
-        f.write("\n".join(md))
+    _write_page(os.path.join(out, "benchmarks.md"), md)
+
+
+# --------------------------------------------------------------------------
+# Training step (bench/run_training.py)
+# --------------------------------------------------------------------------
+
+def _rank_mean(res, s, impl, variant, field):
+    """Mean over ranks of field for one variant at s, or None (n/a)."""
+    vals = [r[field] for r in res["train"] if r["s"] == s and r["impl"] == impl
+            and r["variant"] == variant and "na" not in r and r.get(field) is not None]
+    return sum(vals) / len(vals) if vals else None
+
+
+def _ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def training_ratios(res, s):
+    """Rows: variant, seqpar/torch step, seqpar/torch bytes sent, and per
+    implementation the peak relative to its own TP (the TP+SP saving)."""
+    rows = []
+    for v in res["meta"]["train"]["variants"]:
+        step = _ratio(_rank_mean(res, s, "seqpar", v, "step_s"),
+                      _rank_mean(res, s, "torch", v, "step_s"))
+        sent = _ratio(_rank_mean(res, s, "seqpar", v, "sent_bytes"),
+                      _rank_mean(res, s, "torch", v, "sent_bytes"))
+        peaks = [_ratio(_rank_mean(res, s, impl, v, "peak_bytes"),
+                        _rank_mean(res, s, impl, "TP", "peak_bytes")) for impl in ("seqpar", "torch")]
+        rows.append([v, _fmt(step, ".2f"), _fmt(sent, ".3f"), _fmt(peaks[0], ".3f"),
+                     _fmt(peaks[1], ".3f")])
+    return _table(["variant", "step seqpar/torch", "sent seqpar/torch", "seqpar peak / seqpar TP",
+                   "torch peak / torch TP"], rows)
+
+
+def training_text(res):
+    """The training benchmark as text (what run_training.py prints)."""
+    m = res["meta"]
+    tr = m["train"]
+    out = []
+    for s in tr["seqs"]:
+        out += [f"one GPT layer training step h={tr['h']} a={tr['a']} vocab={tr['vocab']} b=1 "
+                f"s={s} f32 on 2 ranks (seconds per step; MiB)", layer_table(res, s, "train"), "",
+                "ratios (means over ranks)", training_ratios(res, s), ""]
+    return "\n".join(out)
+
+
+TRAIN_METHODS = """\
+## How it is measured
+
+* **The step**: `bench/gen_train_graph.py --model gpt --layers 1 --form plain`
+  writes the single-device training program: the GPT-2 layer (LayerNorm, fused
+  QKV, causal attention, projection, residual, LayerNorm, MLP 4h with
+  tanh-GELU, residual, final LayerNorm), an LM head W [h, vocab] and the
+  causal-LM cross-entropy (shifted labels, -100 ignored, mean over valid
+  tokens), then its backward, op by op; it returns the loss and the gradient
+  of every parameter. seqpar plans it with `seqpar-opt
+  --seqpar-pipeline="<opts> seq-dim=1"`: `tp=2 sp=false` (TP), `tp=2` (TP+SP,
+  inputs of column-parallel linears saved sharded and re-gathered in backward),
+  `tp=2 save-gathered=true` (TP+SP saving them gathered). The head is
+  vocab-parallel (docs/training-graphs.md). `mpirun -np 2 seqpar-run
+  --blas-threads=1` times one step after one warm-up step; times are the
+  median over separate launches; the first launch also checks the loss and
+  every gradient against the single-device program (`err`, the largest over
+  the outputs), and gives the peak and bytes (the same in every launch). `comm_s`, `compute_s`, `peak_MiB` and `sent_MiB` as in
+  docs/benchmarks.md: blocked seconds and bytes sent from the runtime's
+  counters, the peak of the program's own allocations.
+* **PyTorch** (`bench/torch_train.py`): the same step as an `nn.Module`
+  (separate Q, K, V linears; `F.scaled_dot_product_attention(is_causal=True)`,
+  whose CPU backward does not hold the s x s probabilities either), gloo, 2
+  processes each with one thread pinned to one core, `loss.backward()`. TP:
+  `ColwiseParallel` on Q, K, V, fc1, `RowwiseParallel` on proj, fc2, the head
+  `ColwiseParallel(output_layouts=Shard(-1))` under `loss_parallel()`
+  (vocab-parallel cross-entropy). TP+SP: additionally `SequenceParallel`
+  LayerNorms, `PrepareModuleInput(Shard(1) -> Replicate())` and
+  `RowwiseParallel(output_layouts=Shard(1))`; Partial LayerNorm-weight
+  gradients are all-reduced inside the step. `step_s`: median over the timed
+  steps after a warm-up, each after a barrier; `comm_s`: outermost collective
+  events under `torch.profiler`; `sent_MiB`: the same §5 convention applied to
+  those events' shapes (what the collectives ask for; gloo emulates
+  reduce-scatter by an all-reduce, so its wire bytes are higher);
+  `peak_MiB`: growth of the RSS high-water mark (not the same quantity as
+  seqpar's allocation peak: compare roughly). `err`: the loss and every
+  gradient against the unparallelized module's step.
+* Ratios are of means over the 2 ranks, in this one run.
+"""
+
+
+def write_training(res, out):
+    """Writes out/benchmarks-training.md and out/bench/training_*.png / .json."""
+    figdir = os.path.join(out, "bench")
+    os.makedirs(figdir, exist_ok=True)
+    plot_steps(res, os.path.join(figdir, "training_step_time.png"), "train", "training step")
+    plot_peaks(res, os.path.join(figdir, "training_peak_memory.png"), "train")
+    with open(os.path.join(figdir, "training_results.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    m = res["meta"]
+    tr = m["train"]
+    busy = m["load_before"] > 0.5 or m["load_after"] > 2.5
+    md = [
+        "# Training-step benchmark",
+        "",
+        f"Generated by `{m['command']}` on {m['date']} at commit {m['commit']} with the "
+        f"binaries found in build/bin (built {m['binaries']}, possibly from a working tree ahead of "
+        "the commit)"
+        + (" (QUICK smoke-test sizes)" if m["quick"] else "")
+        + f", on {m['cpus']} CPUs ({m['cpu']}), {m['mem_gib']:.0f} GiB, Open MPI over shared "
+        "memory, OpenBLAS one thread per rank"
+        + (f", PyTorch {m['torch']} (PyPI wheel, CPU, gloo)" if m.get("torch") else "") + ".",
+        "",
+        f"Load average (1 min) before / after: {m['load_before']:.2f} / {m['load_after']:.2f}"
+        + ("; other work was running around it, so timings may be disturbed." if busy else "."),
+        "",
+        "Rerun: `python3 bench/run_training.py` (the venv of `bench/run_all.py`); `--quick`, "
+        "`--skip-torch`, `--out DIR`, `--replot docs/bench/training_results.json`.",
+        "",
+        f"One GPT-2-sized layer with an LM head (h={tr['h']}, a={tr['a']}, vocab={tr['vocab']}, "
+        "b=1, f32): forward + backward per rank on 2 CPU ranks, seconds per step; MiB. "
+        f"seqpar: median of {m['repeat']} launches.",
+        "",
+    ]
+    for s in tr["seqs"]:
+        md += [f"## s = {s}", "", layer_table(res, s, "train"), "",
+               "Ratios (means over ranks; peaks against the same implementation's TP):", "",
+               training_ratios(res, s), ""]
+    md += ["![training step time per variant](bench/training_step_time.png)", "",
+           "![training peak memory per variant](bench/training_peak_memory.png)", "",
+           TRAIN_METHODS]
+    _write_page(os.path.join(out, "benchmarks-training.md"), md)

@@ -64,9 +64,10 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def ensure_venv(args):
+def ensure_venv(args, script=__file__):
     """Creates bench/.venv with numpy, matplotlib (and torch) and re-executes
-    this script under it, unless already running there."""
+    `script` (this one, or the benchmark that imported it) under it, unless
+    already running there."""
     if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
         return
     pkgs = ["numpy", "matplotlib"] + ([] if args.skip_torch else ["torch"])
@@ -80,7 +81,7 @@ def ensure_venv(args):
         log(f"pip install {' '.join(pkgs)} into {VENV} (torch: several GB)")
         if subprocess.run([VENV_PY, "-m", "pip", "install", "-q"] + pkgs).returncode:
             die(f"pip install {' '.join(pkgs)} failed (needs PyPI)")
-    os.execv(VENV_PY, [VENV_PY, os.path.abspath(__file__)] + sys.argv[1:])
+    os.execv(VENV_PY, [VENV_PY, os.path.abspath(script)] + sys.argv[1:])
 
 
 def run(cmd, **kw):
@@ -200,6 +201,26 @@ def parse_seqpar_run(text):
     return ranks, (max(err) if err else None)
 
 
+def seqpar_runs(args, prog, reference, what):
+    """args.repeat launches of `mpirun -np 2 seqpar-run prog`, the first
+    checked against `reference` (timing is per call): ([per-launch
+    parse_seqpar_run ranks], the first launch's err). Exits on a failure."""
+    runs, err = [], None
+    for i in range(args.repeat):
+        cmd = [args.mpirun, *mpi_flags(args.mpirun), "-np", "2", args.seqpar_run, prog,
+               "--blas-threads=1"]
+        if i == 0:
+            cmd.append(f"--reference={reference}")
+        r = run(cmd)
+        ranks, e = parse_seqpar_run(r.stdout + r.stderr)
+        if r.returncode or len(ranks) != 2:
+            tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
+            die(f"seqpar-run failed on {what}:\n" + "\n".join(tail))
+        err = e if i == 0 else err
+        runs.append(ranks)
+    return runs, err
+
+
 def seqpar_layer(args, work, s):
     """Rows for every seqpar variant at sequence length s (per rank, medians)."""
     L = args.layer
@@ -218,21 +239,9 @@ def seqpar_layer(args, work, s):
         prog = os.path.join(work, f"layer_s{s}_{len(rows)}.mlir")
         c = run([args.seqpar_opt, plain, f"--seqpar-pipeline={opts} seq-dim=1", "-o", prog])
         if c.returncode:
-            rows.append(dict(row, na="seqpar-opt failed: " + c.stderr.strip().splitlines()[-1][:120]))
+            rows.append(dict(row, na="seqpar-opt failed: " + (c.stderr.strip().splitlines() or ["?"])[-1][:120]))
             continue
-        runs, err = [], None
-        for i in range(args.repeat):
-            cmd = [args.mpirun, *mpi_flags(args.mpirun), "-np", "2", args.seqpar_run, prog,
-                   "--blas-threads=1"]
-            if i == 0:
-                cmd.append(f"--reference={plain}")  # checked once; timing is per call
-            r = run(cmd)
-            ranks, e = parse_seqpar_run(r.stdout + r.stderr)
-            if r.returncode or len(ranks) != 2:
-                tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
-                die(f"seqpar-run failed on {name}, s={s}:\n" + "\n".join(tail))
-            err = e if i == 0 else err
-            runs.append(ranks)
+        runs, err = seqpar_runs(args, prog, plain, f"{name}, s={s}")
         for rank in (0, 1):
             med = {k: statistics.median(run_[rank][k] for run_ in runs)
                    for k in ("wall_s", "comm_s", "transfer_s", "attention_s")}

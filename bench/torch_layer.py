@@ -150,6 +150,18 @@ def run_cp(model, x, mesh, rank, world):
         return model(xs)
 
 
+def report(rank, args, out):
+    """Gathers every rank's result dict; rank 0 prints them as one line
+    'RESULT {...}'. Ends the process group."""
+    gathered = [None] * args.world
+    dist.all_gather_object(gathered, out)
+    if rank == 0:
+        print("RESULT " + json.dumps({"variant": args.variant, "seq": args.seq,
+                                      "ranks": gathered, "torch": torch.__version__}),
+              flush=True)
+    dist.destroy_process_group()
+
+
 def worker(rank, args, port):
     os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
     # One core per rank, as Open MPI's default binding does for seqpar-run.
@@ -200,13 +212,7 @@ def worker(rank, args, port):
                    peak_bytes=peak, err=err)
     except Exception as e:  # reported, not hidden: the table prints n/a (reason)
         out["na"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
-    gathered = [None] * args.world
-    dist.all_gather_object(gathered, out)
-    if rank == 0:
-        print("RESULT " + json.dumps({"variant": args.variant, "seq": args.seq,
-                                      "ranks": gathered, "torch": torch.__version__}),
-              flush=True)
-    dist.destroy_process_group()
+    report(rank, args, out)
 
 
 def main():

@@ -122,8 +122,10 @@ def LowerMatmulToBlas : Pass<"seqpar-lower-matmul-to-blas", "::mlir::ModuleOp"> 
     GEMM per batch becomes calls of CBLAS `cblas_sgemm` (alpha = 1,
     beta = 1, since linalg accumulates into its output): one call, or an
     `scf.for` over the batch dim with one call per batch. Conditions: one
-    k dim, one n dim, at most one batch dim (or two, as attention's [b, a],
-    that every operand lays out as one equally spaced batch); the m dims
+    n dim; one k dim, or several that A and B lay out as one equally spaced
+    run (a weight gradient X^T . dY reducing over [b, s] tokens); at most
+    one batch dim (or two, as attention's [b, a], that every operand lays
+    out as one equally spaced batch); the m dims
     contiguous in memory in A and C, unit stride on the innermost dim of
     each operand (A and B may be transposed); static strides. Anything else, and
     contractions on f16/bf16 (with a remark), stays for

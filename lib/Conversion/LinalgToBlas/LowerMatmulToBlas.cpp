@@ -84,14 +84,18 @@ int64_t getRowStride(const OperandLayout &layout, ArrayRef<unsigned> rows,
   return ld < 0 ? cols : std::max(ld, cols);
 }
 
-/// Folds batch loop `outer` into `inner` (ranges and layouts) when every
-/// operand holds both, outer immediately before inner, with
-/// stride(outer) = stride(inner) * range(inner): one batch of
-/// range(outer) * range(inner) equally spaced matrices.
-LogicalResult mergeBatchDims(unsigned outer, unsigned inner,
-                             SmallVector<int64_t> &ranges,
-                             SmallVector<OperandLayout> &layouts) {
+/// Folds loop `outer` into `inner` (ranges and layouts) when every operand
+/// that holds either holds both, outer immediately before inner, with
+/// stride(outer) = stride(inner) * range(inner): the two loops walk one
+/// equally spaced run of range(outer) * range(inner) rows (two batch dims,
+/// attention's [b, a] heads; or two reduction dims, a weight gradient's
+/// [b, s] tokens).
+LogicalResult mergeLoopDims(unsigned outer, unsigned inner,
+                            SmallVector<int64_t> &ranges,
+                            SmallVector<OperandLayout> &layouts) {
   for (OperandLayout &layout : layouts) {
+    if (!layout.has(outer) && !layout.has(inner))
+      continue;
     auto pos = llvm::find(layout.dims, outer);
     if (pos == layout.dims.end() || std::next(pos) == layout.dims.end() ||
         *std::next(pos) != inner ||
@@ -100,6 +104,8 @@ LogicalResult mergeBatchDims(unsigned outer, unsigned inner,
       return failure();
   }
   for (OperandLayout &layout : layouts) {
+    if (!layout.has(outer))
+      continue;
     size_t at = llvm::find(layout.dims, outer) - layout.dims.begin();
     layout.dims.erase(layout.dims.begin() + at);
     layout.strides.erase(layout.strides.begin() + at);
@@ -126,7 +132,7 @@ FailureOr<GemmPlan> planGemm(linalg::LinalgOp op) {
   }
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || dims->k.size() != 1 || dims->n.size() != 1 ||
+  if (failed(dims) || dims->k.empty() || dims->n.size() != 1 ||
       dims->m.empty() || dims->batch.size() > 2)
     return failure();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -138,7 +144,7 @@ FailureOr<GemmPlan> planGemm(linalg::LinalgOp op) {
   if (!llvm::all_of(maps, [](AffineMap m) { return m.isProjectedPermutation(); }))
     return failure();
 
-  unsigned k = dims->k[0], n = dims->n[0];
+  unsigned n = dims->n[0];
   std::optional<unsigned> batch;
   if (!dims->batch.empty())
     batch = dims->batch[0];
@@ -158,10 +164,20 @@ FailureOr<GemmPlan> planGemm(linalg::LinalgOp op) {
   // Two batch dims (attention's [b, a] heads) that every operand lays out
   // as one equally spaced batch: merged into the inner one.
   if (dims->batch.size() == 2) {
-    if (failed(mergeBatchDims(dims->batch[0], dims->batch[1], ranges, layouts)))
+    if (failed(mergeLoopDims(dims->batch[0], dims->batch[1], ranges, layouts)))
       return failure();
     batch = dims->batch[1];
   }
+  // Several reduction dims (X^T . dY over [b, s] tokens): merged, in A's
+  // order, into its innermost one when A and B lay them out as one run.
+  SmallVector<unsigned> ks(dims->k.begin(), dims->k.end());
+  llvm::sort(ks, [&](unsigned x, unsigned y) {
+    return llvm::find(layouts[0].dims, x) < llvm::find(layouts[0].dims, y);
+  });
+  for (size_t i = 0; i + 1 < ks.size(); ++i)
+    if (failed(mergeLoopDims(ks[i], ks[i + 1], ranges, layouts)))
+      return failure();
+  unsigned k = ks.back();
   auto withBatch = [&](ArrayRef<unsigned> tail, bool batchRequired) {
     SmallVector<SmallVector<unsigned>> options;
     SmallVector<unsigned> full;

@@ -180,3 +180,44 @@ func.func @heads(%q: memref<2x3x4x8xf32>, %k: memref<2x3x4x8xf32>, %s: memref<2x
   }
   return
 }
+
+// -----
+
+// Tests that a weight gradient dW = X^T . dY reducing over [b, s] tokens
+// (two reduction loops, as a training graph's backward writes it without
+// flattening) is one GEMM with K = b * s = 32, X transposed (lda 16); a dY
+// laid out [s, b] cannot merge its reduction loops and stays for the loop
+// lowering.
+
+#x = affine_map<(k, n, b, s) -> (b, s, k)>
+#dy = affine_map<(k, n, b, s) -> (b, s, n)>
+#dyt = affine_map<(k, n, b, s) -> (s, b, n)>
+#dw = affine_map<(k, n, b, s) -> (k, n)>
+// CHECK-LABEL: func.func @weight_gradient
+func.func @weight_gradient(%x: memref<2x16x16xf32>, %dy: memref<2x16x8xf32>, %dyt: memref<16x2x8xf32>, %dw: memref<16x8xf32>) {
+  // CHECK: %[[ROW:.+]] = llvm.mlir.constant(101 : i32) : i32
+  // CHECK-NEXT: %[[TA:.+]] = llvm.mlir.constant(112 : i32) : i32
+  // CHECK-NEXT: %[[NTB:.+]] = llvm.mlir.constant(111 : i32) : i32
+  // CHECK-NEXT: %[[M:.+]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[N:.+]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: %[[K:.+]] = llvm.mlir.constant(32 : i32) : i32
+  // CHECK-NEXT: %[[LDA:.+]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NEXT: %[[LDB:.+]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: %[[LDC:.+]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NEXT: llvm.call @cblas_sgemm(%[[ROW]], %[[TA]], %[[NTB]], %[[M]], %[[N]], %[[K]], %{{.+}}, %{{.+}}, %[[LDA]], %{{.+}}, %[[LDB]], %{{.+}}, %{{.+}}, %[[LDC]])
+  // CHECK: linalg.generic
+  // CHECK-NOT: llvm.call @cblas_sgemm
+  linalg.generic {indexing_maps = [#x, #dy, #dw], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %dy : memref<2x16x16xf32>, memref<2x16x8xf32>) outs(%dw : memref<16x8xf32>) {
+  ^bb0(%a: f32, %g: f32, %acc: f32):
+    %m = arith.mulf %a, %g : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#x, #dyt, #dw], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %dyt : memref<2x16x16xf32>, memref<16x2x8xf32>) outs(%dw : memref<16x8xf32>) {
+  ^bb0(%a: f32, %g: f32, %acc: f32):
+    %m = arith.mulf %a, %g : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -52,6 +52,15 @@ private:
   Value sliceLocally(OpBuilder &b, Value global, StridedDim s);
   /// This rank's index along the TP axis, created once at the entry.
   Value getRank();
+  /// rank * extent: the first global index of this rank's contiguous chunk
+  /// of `extent` (index) elements along a split dim.
+  Value getRankOffset(OpBuilder &b, Location loc, Value extent) {
+    return arith::MulIOp::create(b, loc, getRank(), extent);
+  }
+  Value getRankOffset(OpBuilder &b, Location loc, int64_t extent) {
+    return getRankOffset(b, loc,
+                         arith::ConstantIndexOp::create(b, loc, extent));
+  }
   /// Rewrites a gather from a split value (already per-rank) to read this
   /// rank's rows and zero for the others'.
   void maskGather(tensor::ExtractOp extract, StridedDim s);
@@ -120,7 +129,7 @@ void TensorParallelRewriter::maskGather(tensor::ExtractOp extract,
   Location loc = extract.getLoc();
   int64_t chunk = extract.getTensor().getType().getDimSize(s.dim);
   Value rows = arith::ConstantIndexOp::create(b, loc, chunk);
-  Value first = arith::MulIOp::create(b, loc, getRank(), rows);
+  Value first = getRankOffset(b, loc, rows);
   OpOperand &index = extract.getIndicesMutable()[s.dim];
   Value local = arith::SubIOp::create(b, loc, index.get(), first);
   // Unsigned: a row before this rank's wraps around and is out of range.
@@ -200,9 +209,8 @@ Value TensorParallelRewriter::sliceLocally(OpBuilder &b, Value global,
   auto sourceType = cast<RankedTensorType>(source.getType());
   SmallVector<int64_t> localShape(sourceType.getShape());
   localShape[dim] /= numRanks;
-  Value chunk = arith::ConstantIndexOp::create(b, loc, localShape[dim]);
   SmallVector<OpFoldResult> offsets(sourceType.getRank(), b.getIndexAttr(0));
-  offsets[dim] = arith::MulIOp::create(b, loc, getRank(), chunk).getResult();
+  offsets[dim] = getRankOffset(b, loc, localShape[dim]);
   SmallVector<OpFoldResult> sizes,
       strides(sourceType.getRank(), b.getIndexAttr(1));
   for (int64_t size : localShape)
@@ -315,9 +323,8 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
         return;
       b.setInsertionPointAfter(index);
       Location loc = index.getLoc();
-      Value first = arith::MulIOp::create(
-          b, loc, getRank(), arith::ConstantIndexOp::create(b, loc, extent));
-      auto global = arith::AddIOp::create(b, loc, index, first);
+      auto global =
+          arith::AddIOp::create(b, loc, index, getRankOffset(b, loc, extent));
       index.getResult().replaceAllUsesExcept(global, global);
     });
   }

@@ -145,14 +145,22 @@ LogicalResult TensorParallelPlanner::split(Value value, StridedDim s,
   return success();
 }
 
+/// The linalg op of the function's top level `top` that gathers through
+/// `user` (a tensor.extract directly in its body), or null.
+static linalg::LinalgOp getGatheringOp(Operation *user, Block *top) {
+  auto extract = dyn_cast<tensor::ExtractOp>(user);
+  auto op = extract ? dyn_cast<linalg::LinalgOp>(extract->getParentOp())
+                    : linalg::LinalgOp();
+  return op && op->getBlock() == top ? op : linalg::LinalgOp();
+}
+
 LogicalResult TensorParallelPlanner::visitCapture(OpOperand &use,
                                                   StridedDim s) {
   if (!splitReductions)
     return fail(use.getOwner(), "a split value is used inside a nested region");
   auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
-  auto op = extract ? dyn_cast<linalg::LinalgOp>(extract->getParentOp())
-                    : linalg::LinalgOp();
-  if (!op || op->getBlock() != &func.getBody().front())
+  linalg::LinalgOp op = getGatheringOp(use.getOwner(), &func.getBody().front());
+  if (!op)
     return fail(use.getOwner(),
                 "a split value is used inside a nested region (only a gather, "
                 "tensor.extract in a linalg body, can be cut)");
@@ -221,11 +229,10 @@ TensorParallelPlanner::getGatheredDim(BlockArgument table, Operation *&gather,
   Operation *other = nullptr;
   bool severalDims = false;
   for (Operation *user : table.getUsers()) {
-    auto extract = dyn_cast<tensor::ExtractOp>(user);
-    auto op = extract ? dyn_cast<linalg::LinalgOp>(extract->getParentOp())
-                      : linalg::LinalgOp();
+    linalg::LinalgOp op = getGatheringOp(user, table.getOwner());
     std::optional<int64_t> found;
-    if (op && op->getBlock() == table.getOwner()) {
+    if (op) {
+      auto extract = cast<tensor::ExtractOp>(user);
       for (auto [pos, index] : llvm::enumerate(extract.getIndices())) {
         auto arg = dyn_cast<BlockArgument>(throughIntCasts(index));
         if (!arg || arg.getOwner() != op.getBlock() ||
