@@ -65,6 +65,67 @@ func.func @ring_step(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %qp: te
   return %om, %mm, %lm : tensor<1x4x8x16xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>
 }
 
+// CHECK-LABEL: func.func @block_backward
+// CHECK: seqpar.attention_block_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} positions(%{{.*}}, %{{.*}}) mask(%{{.*}} : tensor<1x1x8x6xbf16>) {causal, scale = 1.250000e-01 : f32} : tensor<1x4x8x16xbf16>, tensor<1x2x6x16xbf16>, tensor<1x2x6x16xbf16>, tensor<1x4x8x16xbf16>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32>, tensor<8xindex>, tensor<6xindex> -> tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>
+func.func @block_backward(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x2x6x16xbf16>, %do: tensor<1x4x8x16xbf16>, %o: tensor<1x4x8x16xf32>,
+                          %m: tensor<1x4x8xf32>, %l: tensor<1x4x8xf32>, %qp: tensor<8xindex>, %kp: tensor<6xindex>,
+                          %mask: tensor<1x1x8x6xbf16>) -> (tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32>) {
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %do, %o, %m, %l positions(%qp, %kp) mask(%mask : tensor<1x1x8x6xbf16>)
+      {causal, scale = 0.125 : f32}
+      : tensor<1x4x8x16xbf16>, tensor<1x2x6x16xbf16>, tensor<1x2x6x16xbf16>, tensor<1x4x8x16xbf16>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32>,
+        tensor<8xindex>, tensor<6xindex> -> tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>
+  return %dq, %dk, %dv : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32>
+}
+
+// -----
+
+func.func @backward_bad_key_grad(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %m: tensor<1x4x8xf32>, %p: tensor<8xindex>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{key_grad and value_grad must be 'tensor<1x2x8x16xf32>', got 'tensor<1x4x8x16xf32>'}}
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %q, %q, %m, %m positions(%p, %p) {scale = 0.125 : f32}
+      : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32>,
+        tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
+  return %dq : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+func.func @backward_bad_out_grad(%q: tensor<1x4x8x16xf16>, %k: tensor<1x2x8x16xf16>, %do: tensor<1x4x8x16xf32>, %m: tensor<1x4x8xf32>, %p: tensor<8xindex>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{out_grad must be 'tensor<1x4x8x16xf16>', got 'tensor<1x4x8x16xf32>'}}
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %do, %do, %m, %m positions(%p, %p) {scale = 0.125 : f32}
+      : tensor<1x4x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32>,
+        tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+func.func @backward_f32_key_of_f16_query(%q: tensor<1x2x8x16xf16>, %k: tensor<1x2x8x16xf32>, %o: tensor<1x2x8x16xf32>, %m: tensor<1x2x8xf32>, %p: tensor<8xindex>) -> tensor<1x2x8x16xf32> {
+  // expected-error @+1 {{key must have query's floating-point element type, got 'tensor<1x2x8x16xf32>'}}
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %q, %o, %m, %m positions(%p, %p) {scale = 0.125 : f32}
+      : tensor<1x2x8x16xf16>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf32>, tensor<1x2x8xf32>,
+        tensor<8xindex>, tensor<8xindex> -> tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x2x8x16xf32>
+}
+
+// -----
+
+func.func @no_heads(%q: tensor<1x0x4x8xf32>, %k: tensor<1x2x4x8xf32>) -> tensor<1x0x4x8xf32> {
+  // expected-error @+1 {{key/value heads (2) must divide query heads (0), both at least 1}}
+  %o = seqpar.attention %q, %k, %k {scale = 1.0 : f32}
+      : tensor<1x0x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x0x4x8xf32>
+  return %o : tensor<1x0x4x8xf32>
+}
+
+// -----
+
+func.func @backward_bad_positions(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %m: tensor<1x4x8xf32>, %p: tensor<8xindex>, %kp: tensor<4xindex>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{kv_positions must be tensor<8xindex>, got 'tensor<4xindex>'}}
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %q, %q, %m, %m positions(%p, %kp) {scale = 0.125 : f32}
+      : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32>,
+        tensor<8xindex>, tensor<4xindex> -> tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x4x8x16xf32>
+}
+
 // -----
 
 func.func @block_bad_positions(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x6x16xf32>, %qp: tensor<8xindex>, %kp: tensor<8xindex>) -> tensor<1x4x8x16xf32> {

@@ -58,8 +58,9 @@ static LogicalResult verifyAttentionOperands(Operation *op, Value query,
     if (type.getRank() != 4 || !type.hasStaticShape())
       return emitOpError() << name << " must be a static rank-4 tensor "
                            << "[b, heads, seq, head_dim], got " << type;
-    if (type != out && (type.getElementType() != q.getElementType() ||
-                        !isa<FloatType>(type.getElementType())))
+    // The result's element type is checked against `want` below.
+    if (name != "result" && (type.getElementType() != q.getElementType() ||
+                             !isa<FloatType>(type.getElementType())))
       return emitOpError() << name << " must have query's floating-point "
                            << "element type, got " << type;
   }
@@ -74,9 +75,11 @@ static LogicalResult verifyAttentionOperands(Operation *op, Value query,
   if (q.getDimSize(0) != k.getDimSize(0) || q.getDimSize(3) != k.getDimSize(3))
     return emitOpError() << "query " << q << " and key " << k
                          << " differ in batch or head dim";
-  if (kvHeads < 1 || heads % kvHeads != 0)
+  // heads >= 1 too: the K/V head a query head reads is h / (heads / kvHeads).
+  if (heads < 1 || kvHeads < 1 || heads % kvHeads != 0)
     return emitOpError() << "key/value heads (" << kvHeads
-                         << ") must divide query heads (" << heads << ")";
+                         << ") must divide query heads (" << heads
+                         << "), both at least 1";
   return success();
 }
 
@@ -120,36 +123,66 @@ static bool isRowStatsTypeOf(Type stats, RankedTensorType out) {
          t.getShape() == out.getShape().drop_back();
 }
 
-LogicalResult AttentionBlockOp::verify() {
-  if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
-                                     getOut(), /*f32Result=*/true)))
-    return failure();
-  auto q = cast<RankedTensorType>(getQuery().getType());
-  auto k = cast<RankedTensorType>(getKey().getType());
+/// What an attention block's query, key, positions, row statistics and
+/// mask must be (`seqpar.attention_block` and its backward).
+static LogicalResult verifyBlockOperands(Operation *op, Value query, Value key,
+                                         Value qPositions, Value kvPositions,
+                                         Value rowMax, Value mask) {
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
   if (!q.getElementType().isF32() && !q.getElementType().isBF16() &&
       !q.getElementType().isF16())
-    return emitOpError() << "takes f32, f16 or bf16 query, key and value, got "
-                         << q;
+    return op->emitOpError()
+           << "takes f32, f16 or bf16 query, key and value, got " << q;
   auto checkPositions = [&](Value positions, int64_t size,
                             StringRef name) -> LogicalResult {
     auto t = dyn_cast<RankedTensorType>(positions.getType());
     if (!t || t.getRank() != 1 || !t.getElementType().isIndex() ||
         t.getDimSize(0) != size)
-      return emitOpError() << name << " must be tensor<" << size
-                           << "xindex>, got " << positions.getType();
+      return op->emitOpError() << name << " must be tensor<" << size
+                               << "xindex>, got " << positions.getType();
     return success();
   };
-  if (failed(checkPositions(getQPositions(), q.getDimSize(2), "q_positions")) ||
-      failed(checkPositions(getKvPositions(), k.getDimSize(2), "kv_positions")))
+  if (failed(checkPositions(qPositions, q.getDimSize(2), "q_positions")) ||
+      failed(checkPositions(kvPositions, k.getDimSize(2), "kv_positions")))
     return failure();
-  if (!isRowStatsTypeOf(getRowMax().getType(), q))
-    return emitOpError()
+  if (!isRowStatsTypeOf(rowMax.getType(), q))
+    return op->emitOpError()
            << "row_max and row_sum must be f32 [b, a, s] of the query, got "
-           << getRowMax().getType();
-  if (Value mask = getMask())
+           << rowMax.getType();
+  if (mask)
     return verifyMask(
-        *this, mask, q,
+        op, mask, q,
         {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), k.getDimSize(2)});
+  return success();
+}
+
+LogicalResult AttentionBlockOp::verify() {
+  if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
+                                     getOut(), /*f32Result=*/true)))
+    return failure();
+  return verifyBlockOperands(*this, getQuery(), getKey(), getQPositions(),
+                             getKvPositions(), getRowMax(), getMask());
+}
+
+LogicalResult AttentionBlockBackwardOp::verify() {
+  if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
+                                     getQueryGrad(), /*f32Result=*/true)) ||
+      failed(verifyBlockOperands(*this, getQuery(), getKey(), getQPositions(),
+                                 getKvPositions(), getRowMax(), getMask())))
+    return failure();
+  auto q = cast<RankedTensorType>(getQuery().getType());
+  auto k = cast<RankedTensorType>(getKey().getType());
+  Type f32 = Float32Type::get(getContext());
+  if (getOutGrad().getType() != q)
+    return emitOpError() << "out_grad must be " << q << ", got "
+                         << getOutGrad().getType();
+  if (getOut().getType() != q && getOut().getType() != q.clone(f32))
+    return emitOpError() << "out must be " << q << " or " << q.clone(f32)
+                         << ", got " << getOut().getType();
+  if (getKeyGrad().getType() != k.clone(f32))
+    return emitOpError() << "key_grad and value_grad must be " << k.clone(f32)
+                         << ", got " << getKeyGrad().getType();
   return success();
 }
 

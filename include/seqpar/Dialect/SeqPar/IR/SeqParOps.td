@@ -177,6 +177,74 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
   let hasVerifier = 1;
 }
 
+def SeqPar_AttentionBlockBackwardOp : SeqPar_Op<"attention_block_backward", [Pure,
+    AllTypesMatch<["row_max", "row_sum"]>, AllTypesMatch<["key_grad", "value_grad"]>]> {
+  let summary = "Gradients of a query block's attention against one key/value block, from the rows' global LSE";
+  let description = [{
+    The backward of `seqpar.attention` for one query block and one
+    key/value block (docs/semantics.md §4.7; Dao 2023, FlashAttention-2,
+    Algorithm 2). `row_max` and `row_sum` are the rows' LSE in two parts over
+    *all* keys (what merging every block's `seqpar.attention_block` gives),
+    and `out` the rows' final output, so that the block's probabilities are
+    the single-device ones:
+    `P[b, h, i, j] = exp(l[b, h, i, j] - row_max[b, h, i]) / row_sum[b, h, i]`
+    (0 where l = -inf or row_sum = 0: a fully masked row has no gradient),
+    with `l` as in `seqpar.attention_block` (scale, optional additive
+    mask, causal by the global positions). With
+    `D[b, h, i] = sum_e out_grad[b, h, i, e] * out[b, h, i, e]` and
+    `dS = scale * P * (out_grad . value^T - D)`:
+    * `query_grad[b, h, i, :] = sum_j dS[b, h, i, j] * key[b, h / r, j, :]`,
+    * `key_grad[b, g, j, :] = sum_{h / r = g} sum_i dS[b, h, i, j] * query[b, h, i, :]`,
+    * `value_grad[b, g, j, :] = sum_{h / r = g} sum_i P[b, h, i, j] * out_grad[b, h, i, :]`,
+    r = a / a_kv (GQA-compact: the key/value gradients are summed over the
+    query heads of each group, never repeated). Because P uses the global
+    statistics, the attention's gradients are sums of blocks: the query
+    gradient is the sum over key/value blocks, a key/value block's gradient
+    the sum over query blocks. The mask gets no gradient.
+
+    Constraints: query, key, value as `seqpar.attention_block`'s;
+    out_grad the query's type; out the query's shape in its element type or
+    f32; row_max and row_sum f32 [b, a, s]; positions and mask as
+    `seqpar.attention_block`'s; query_grad f32 [b, a, s, d], key_grad and
+    value_grad f32 [b, a_kv, s_kv, d].
+
+    Example (one block of causal GQA, 4 query heads on 2 KV heads):
+    ```mlir
+    %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %v, %do, %o, %max, %sum
+        positions(%qpos, %kvpos) {causal, scale = 0.125 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>,
+          tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32>,
+          tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$out_grad,
+    AnyRankedTensor:$out,
+    AnyRankedTensor:$row_max,
+    AnyRankedTensor:$row_sum,
+    AnyRankedTensor:$q_positions,
+    AnyRankedTensor:$kv_positions,
+    Optional<AnyRankedTensor>:$mask,
+    F32Attr:$scale,
+    UnitAttr:$causal
+  );
+  let results = (outs AnyRankedTensor:$query_grad, AnyRankedTensor:$key_grad,
+                      AnyRankedTensor:$value_grad);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `,` $out_grad `,` $out `,` $row_max `,` $row_sum
+    `positions` `(` $q_positions `,` $kv_positions `)`
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
+    type($out_grad) `,` type($out) `,` type($row_max) `,`
+    type($q_positions) `,` type($kv_positions) `->` type($query_grad) `,`
+    type($key_grad)
+  }];
+  let hasVerifier = 1;
+}
+
 def SeqPar_AttentionMergeOp : SeqPar_Op<"attention_merge", [Pure,
     AllTypesMatch<["out_a", "out_b", "out"]>,
     AllTypesMatch<["max_a", "sum_a", "max_b", "sum_b", "row_max", "row_sum"]>]> {

@@ -466,7 +466,10 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     max and row sum, of a query block against a K/V block, causal by global
     positions) and `seqpar.attention_merge` (the LSE merge of docs/semantics.md §4.3) lower the
     same way, with fully masked rows giving row max = -inf, row sum = 0 and
-    out = 0, never NaN.
+    out = 0, never NaN. `seqpar.attention_block_backward` (docs/semantics.md
+    §4.7) lowers to P from the rows' global LSE, D = rowsum(dO * O),
+    dS = scale * P * (dO . V^T - D), and the contractions dQ = dS . K,
+    dK = dS^T . Q, dV = P^T . dO, the last two summed per K/V head.
 
     Before:
     ```mlir

@@ -34,12 +34,15 @@ Value widen(OpBuilder &b, Location loc, Value x, Type type) {
   return x.getType() == type ? x : arith::ExtFOp::create(b, loc, type, x);
 }
 
-/// out[d0..d3] += lhs * rhs over loop d4, with the given operand maps; the
-/// products are taken in the output's (accumulator's) element type.
+/// out += lhs * rhs with the given operand maps; `outMap` reads the first
+/// loops in order (d0, d1, ...) and the remaining ones are the reductions.
+/// The products are taken in the output's (accumulator's) element type.
 Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
                AffineMap lhsMap, AffineMap rhsMap, AffineMap outMap) {
-  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
+  SmallVector<utils::IteratorType> iterators(outMap.getNumResults(),
+                                             utils::IteratorType::parallel);
+  iterators.append(outMap.getNumDims() - outMap.getNumResults(),
+                   utils::IteratorType::reduction);
   return linalg::GenericOp::create(
              b, loc, init.getType(), ValueRange{lhs, rhs}, ValueRange{init},
              ArrayRef<AffineMap>{lhsMap, rhsMap, outMap}, iterators,
@@ -292,6 +295,140 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
   }
 };
 
+/// The gradient of K or V from per-head `lhs` [b, a, s, t] and `rhs`
+/// [b, a, s, e]: out[b, g, j, e] = sum over the r = a / a_kv heads h of
+/// group g and the queries i of lhs[b, h, i, j] * rhs[b, h, i, e], f32.
+/// The heads are viewed as [a_kv, r] so the loops stay invertible.
+Value groupContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                       int64_t kvHeads) {
+  MLIRContext *ctx = b.getContext();
+  auto grouped = [&](Value x) -> Value {
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> shape{type.getDimSize(0), kvHeads,
+                               type.getDimSize(1) / kvHeads, type.getDimSize(2),
+                               type.getDimSize(3)};
+    return tensor::ExpandShapeOp::create(
+        b, loc, type.clone(shape), x,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  };
+  auto l = cast<RankedTensorType>(lhs.getType());
+  auto r = cast<RankedTensorType>(rhs.getType());
+  Value init = zeros(
+      b, loc, {l.getDimSize(0), kvHeads, l.getDimSize(3), r.getDimSize(3)},
+      b.getF32Type());
+  // Loops (b, g, j, e, head in group, i).
+  AffineExpr d0, d1, d2, d3, d4, d5;
+  bindDims(ctx, d0, d1, d2, d3, d4, d5);
+  // Separate statements: argument evaluation order would order the ops.
+  Value lhsGroups = grouped(lhs);
+  Value rhsGroups = grouped(rhs);
+  return contract(b, loc, lhsGroups, rhsGroups, init,
+                  AffineMap::get(6, 0, {d0, d1, d4, d5, d2}, ctx),
+                  AffineMap::get(6, 0, {d0, d1, d4, d5, d3}, ctx),
+                  AffineMap::get(6, 0, {d0, d1, d2, d3}, ctx));
+}
+
+/// The block backward of docs/semantics.md §4.7: P from the rows' global
+/// two-part LSE, D = rowsum(dO * O), dS = scale * P * (dO . V^T - D), then
+/// dQ = dS . K, dK = dS^T . Q and dV = P^T . dO summed per K/V head.
+struct DecomposeAttentionBlockBackwardPattern
+    : OpRewritePattern<AttentionBlockBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionBlockBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    auto q = cast<RankedTensorType>(op.getQuery().getType());
+    auto k = cast<RankedTensorType>(op.getKey().getType());
+    int64_t b = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
+            t = k.getDimSize(2), kvHeads = k.getDimSize(1);
+    const double inf = std::numeric_limits<double>::infinity();
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+    Type f32 = rewriter.getF32Type();
+    AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+    AffineMap row4 = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
+    auto empty4 = [&]() -> Value {
+      return tensor::EmptyOp::create(rewriter, loc,
+                                     ArrayRef<int64_t>{b, a, s, t}, f32);
+    };
+    float scale = op.getScale().convertToFloat();
+    bool causal = op.getCausal();
+
+    // P = exp(l - row_max) / row_sum, l as the forward block computes it.
+    Value scores = headContraction(rewriter, loc, op.getQuery(), op.getKey(),
+                                   /*keys=*/true);
+    SmallVector<Value> inputs{scores, op.getRowMax(), op.getRowSum(),
+                              op.getQPositions(), op.getKvPositions()};
+    SmallVector<AffineMap> maps{id4, row4, row4,
+                                AffineMap::get(4, 0, {d2}, ctx),
+                                AffineMap::get(4, 0, {d3}, ctx)};
+    if (Value mask = op.getMask()) {
+      inputs.push_back(mask);
+      maps.push_back(broadcastMap(mask, {b, a, s, t}));
+    }
+    maps.push_back(id4);
+    Value probs = generic(
+        rewriter, loc, inputs, maps, empty4(), 4, false,
+        [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value zero = f32Constant(nb, nl, 0.0);
+          Value l =
+              arith::MulFOp::create(nb, nl, x[0], f32Constant(nb, nl, scale));
+          if (inputs.size() == 6)
+            l = arith::AddFOp::create(nb, nl, l, widen(nb, nl, x[5], f32));
+          Value p = arith::DivFOp::create(
+              nb, nl,
+              math::ExpOp::create(nb, nl,
+                                  arith::SubFOp::create(nb, nl, l, x[1])),
+              x[2]);
+          // No probability where the key is hidden or the row is empty
+          // (exp(-inf - -inf) and 0/0 would be NaN).
+          Value hidden = arith::CmpFOp::create(
+              nb, nl, arith::CmpFPredicate::OEQ, l, f32Constant(nb, nl, -inf));
+          Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                              x[2], zero);
+          Value none = arith::OrIOp::create(nb, nl, hidden, empty);
+          if (causal)
+            none = arith::OrIOp::create(
+                nb, nl, none,
+                arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ugt, x[4],
+                                      x[3]));
+          return arith::SelectOp::create(nb, nl, none, zero, p);
+        });
+
+    // D = rowsum(dO * O).
+    Value rowDot =
+        generic(rewriter, loc, {op.getOutGrad(), op.getOut()}, {id4, id4, row4},
+                filled(rewriter, loc, {b, a, s}, 0.0), 4, true,
+                [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+                  Value prod =
+                      arith::MulFOp::create(nb, nl, widen(nb, nl, x[0], f32),
+                                            widen(nb, nl, x[1], f32));
+                  return arith::AddFOp::create(nb, nl, x[2], prod);
+                });
+    // dS = scale * P * (dO . V^T - D).
+    Value probGrads = headContraction(rewriter, loc, op.getOutGrad(),
+                                      op.getValue(), /*keys=*/true);
+    Value scoreGrads = generic(
+        rewriter, loc, {probs, probGrads, rowDot}, {id4, id4, row4, id4},
+        empty4(), 4, false,
+        [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value centred = arith::SubFOp::create(nb, nl, x[1], x[2]);
+          Value g = arith::MulFOp::create(nb, nl, x[0], centred);
+          return arith::MulFOp::create(nb, nl, g, f32Constant(nb, nl, scale));
+        });
+    Value queryGrad = headContraction(rewriter, loc, scoreGrads, op.getKey(),
+                                      /*keys=*/false);
+    Value keyGrad =
+        groupContraction(rewriter, loc, scoreGrads, op.getQuery(), kvHeads);
+    Value valueGrad =
+        groupContraction(rewriter, loc, probs, op.getOutGrad(), kvHeads);
+    rewriter.replaceOp(op, {queryGrad, keyGrad, valueGrad});
+    return success();
+  }
+};
+
 /// The LSE merge of docs/semantics.md §4.3 of two block results, each LSE in
 /// two parts.
 struct DecomposeAttentionMergePattern : OpRewritePattern<AttentionMergeOp> {
@@ -369,6 +506,7 @@ struct DecomposeAttentionPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttentionPattern, DecomposeAttentionBlockPattern,
+                 DecomposeAttentionBlockBackwardPattern,
                  DecomposeAttentionMergePattern>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }

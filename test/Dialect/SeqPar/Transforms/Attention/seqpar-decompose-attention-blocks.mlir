@@ -45,3 +45,44 @@ func.func @merge(%oa: tensor<1x2x4x8xf32>, %ma: tensor<1x2x4xf32>, %la: tensor<1
   %o, %m, %l = seqpar.attention_merge (%oa, %ma, %la), (%ob, %mb, %lb) : tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
   return %o, %m, %l : tensor<1x2x4x8xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>
 }
+
+// -----
+
+// Tests the block backward of docs/semantics.md §4.7 on GQA (4 query heads,
+// 2 K/V heads): P from the rows' global two-part LSE (0 where the logit is
+// -inf, the row sum 0 or the key in the future), D = rowsum(dO * O),
+// dS = scale * P * (dO . V^T - D), dQ = dS . K reading K/V head h / 2, and
+// dK = dS^T . Q, dV = P^T . dO with the heads viewed as [2 K/V heads, 2]
+// and reduced over the group and the queries (never repeated).
+// CHECK-LABEL: func.func @block_backward
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>)
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg4, %arg5, %arg6, %arg6 :
+// CHECK: %[[L:.*]] = arith.mulf
+// CHECK: %[[C:.*]] = arith.subf %[[L]], %{{.*}}
+// CHECK: %[[E:.*]] = math.exp %[[C]]
+// CHECK: %[[DIV:.*]] = arith.divf %[[E]], %{{.*}}
+// CHECK: arith.cmpf oeq, %[[L]]
+// CHECK: arith.cmpf oeq
+// CHECK: arith.cmpi ugt
+// CHECK: arith.select %{{.*}}, %{{.*}}, %[[DIV]]
+// CHECK: %[[D:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg2, %arg3 :
+// CHECK: %[[DP:.*]] = linalg.generic {{.*}} ins(%arg2, %arg1 : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>)
+// CHECK: %[[DS:.*]] = linalg.generic {{.*}} ins(%[[P]], %[[DP]], %[[D]] :
+// CHECK: arith.subf
+// CHECK: arith.mulf
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[DQ:.*]] = linalg.generic {{.*}} ins(%[[DS]], %arg1 : tensor<1x4x4x4xf32>, tensor<1x2x4x8xf32>) outs(%{{.*}} : tensor<1x4x4x8xf32>)
+// CHECK: %[[GDS:.*]] = tensor.expand_shape %[[DS]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 4, 4]
+// CHECK: %[[GQ:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 4, 8]
+// CHECK: %[[DK:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[GDS]], %[[GQ]] : {{.*}} outs(%{{.*}} : tensor<1x2x4x8xf32>)
+// CHECK: %[[GP:.*]] = tensor.expand_shape %[[P]]
+// CHECK: %[[GDO:.*]] = tensor.expand_shape %arg2
+// CHECK: %[[DV:.*]] = linalg.generic {{.*}} ins(%[[GP]], %[[GDO]] : {{.*}} outs(%{{.*}} : tensor<1x2x4x8xf32>)
+// CHECK: return %[[DQ]], %[[DK]], %[[DV]]
+func.func @block_backward(%q: tensor<1x4x4x8xf32>, %k: tensor<1x2x4x8xf32>, %do: tensor<1x4x4x8xf32>, %o: tensor<1x4x4x8xf32>,
+                          %m: tensor<1x4x4xf32>, %l: tensor<1x4x4xf32>, %p: tensor<4xindex>) -> (tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) {
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %do, %o, %m, %l positions(%p, %p) {causal, scale = 0.5 : f32}
+      : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4xf32>,
+        tensor<4xindex>, tensor<4xindex> -> tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>
+  return %dq, %dk, %dv : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+}
