@@ -397,9 +397,10 @@ TRAIN_METHODS = """\
   --blas-threads=1` times one step after one warm-up step; times are the
   median over separate launches; the first launch also checks the loss and
   every gradient against the single-device program (`err`, the largest over
-  the outputs), and gives the peak and bytes (the same in every launch). `comm_s`, `compute_s`, `peak_MiB` and `sent_MiB` as in
-  docs/benchmarks.md: blocked seconds and bytes sent from the runtime's
-  counters, the peak of the program's own allocations.
+  the outputs) and gives the peak and bytes (the same in every launch).
+  `comm_s`, `compute_s`, `peak_MiB` and `sent_MiB` as in docs/benchmarks.md:
+  blocked seconds and bytes sent from the runtime's counters, the peak of
+  the program's own allocations.
 * **PyTorch** (`bench/torch_train.py`): the same step as an `nn.Module`
   (separate Q, K, V linears; `F.scaled_dot_product_attention(is_causal=True)`,
   whose CPU backward does not hold the s x s probabilities either), gloo, 2
