@@ -197,6 +197,47 @@ Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
       .getResult(0);
 }
 
+/// The logits of an attention block [b, a, s, t] (f32): scale * Q.K^T
+/// (+ mask), -inf where a key's global position is after the query's when
+/// `causal` (seqpar.attention_block and its backward).
+Value blockLogits(OpBuilder &b, Location loc, Value query, Value key,
+                  Value qPositions, Value kvPositions, Value mask, float scale,
+                  bool causal) {
+  MLIRContext *ctx = b.getContext();
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
+  int64_t bs = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
+          t = k.getDimSize(2);
+  Type f32 = b.getF32Type();
+  AffineExpr d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx);
+  AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+  Value scores = headContraction(b, loc, query, key, /*keys=*/true);
+  SmallVector<Value> inputs{scores, qPositions, kvPositions};
+  SmallVector<AffineMap> maps{id4, AffineMap::get(4, 0, {d2}, ctx),
+                              AffineMap::get(4, 0, {d3}, ctx)};
+  if (mask) {
+    inputs.push_back(mask);
+    maps.push_back(broadcastMap(mask, {bs, a, s, t}));
+  }
+  maps.push_back(id4);
+  return generic(
+      b, loc, inputs, maps,
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{bs, a, s, t}, f32), 4,
+      false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+        Value l =
+            arith::MulFOp::create(nb, nl, x[0], f32Constant(nb, nl, scale));
+        if (mask)
+          l = arith::AddFOp::create(nb, nl, l, widen(nb, nl, x[3], f32));
+        if (!causal)
+          return l;
+        Value visible = arith::CmpIOp::create(
+            nb, nl, arith::CmpIPredicate::ule, x[2], x[1]);
+        return arith::SelectOp::create(
+            nb, nl, visible, l,
+            f32Constant(nb, nl, -std::numeric_limits<double>::infinity()));
+      });
+}
+
 /// One ring step: out and the two-part LSE of the query block against one
 /// K/V block.
 struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
@@ -214,37 +255,12 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
     AffineExpr d0, d1, d2, d3;
     bindDims(ctx, d0, d1, d2, d3);
     Type f32 = rewriter.getF32Type();
-    Value scores = headContraction(rewriter, loc, op.getQuery(), op.getKey(),
-                                   /*keys=*/true);
     AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
     AffineMap row4 = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
-    float scale = op.getScale().convertToFloat();
-    bool causal = op.getCausal();
-    // logits = scale * scores (+ mask), -inf where a key is after the query.
-    SmallVector<Value> inputs{scores, op.getQPositions(), op.getKvPositions()};
-    SmallVector<AffineMap> maps{id4, AffineMap::get(4, 0, {d2}, ctx),
-                                AffineMap::get(4, 0, {d3}, ctx)};
-    if (Value mask = op.getMask()) {
-      inputs.push_back(mask);
-      maps.push_back(broadcastMap(mask, {b, a, s, t}));
-    }
-    maps.push_back(id4);
-    Value logits = generic(
-        rewriter, loc, inputs, maps,
-        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
-                                f32),
-        4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-          Value l =
-              arith::MulFOp::create(nb, nl, x[0], f32Constant(nb, nl, scale));
-          if (inputs.size() == 4)
-            l = arith::AddFOp::create(nb, nl, l, widen(nb, nl, x[3], f32));
-          if (!causal)
-            return l;
-          Value visible = arith::CmpIOp::create(
-              nb, nl, arith::CmpIPredicate::ule, x[2], x[1]);
-          return arith::SelectOp::create(nb, nl, visible, l,
-                                         f32Constant(nb, nl, -inf));
-        });
+    Value logits =
+        blockLogits(rewriter, loc, op.getQuery(), op.getKey(),
+                    op.getQPositions(), op.getKvPositions(), op.getMask(),
+                    op.getScale().convertToFloat(), op.getCausal());
     // Row max; a fully masked row (max = -inf) is centred at 0, not -inf.
     Value rowMax =
         generic(rewriter, loc, {logits}, {id4, row4},
@@ -354,46 +370,28 @@ struct DecomposeAttentionBlockBackwardPattern
                                      ArrayRef<int64_t>{b, a, s, t}, f32);
     };
     float scale = op.getScale().convertToFloat();
-    bool causal = op.getCausal();
 
     // P = exp(l - row_max) / row_sum, l as the forward block computes it.
-    Value scores = headContraction(rewriter, loc, op.getQuery(), op.getKey(),
-                                   /*keys=*/true);
-    SmallVector<Value> inputs{scores, op.getRowMax(), op.getRowSum(),
-                              op.getQPositions(), op.getKvPositions()};
-    SmallVector<AffineMap> maps{id4, row4, row4,
-                                AffineMap::get(4, 0, {d2}, ctx),
-                                AffineMap::get(4, 0, {d3}, ctx)};
-    if (Value mask = op.getMask()) {
-      inputs.push_back(mask);
-      maps.push_back(broadcastMap(mask, {b, a, s, t}));
-    }
-    maps.push_back(id4);
+    Value logits = blockLogits(rewriter, loc, op.getQuery(), op.getKey(),
+                               op.getQPositions(), op.getKvPositions(),
+                               op.getMask(), scale, op.getCausal());
     Value probs = generic(
-        rewriter, loc, inputs, maps, empty4(), 4, false,
+        rewriter, loc, {logits, op.getRowMax(), op.getRowSum()},
+        {id4, row4, row4, id4}, empty4(), 4, false,
         [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
           Value zero = f32Constant(nb, nl, 0.0);
-          Value l =
-              arith::MulFOp::create(nb, nl, x[0], f32Constant(nb, nl, scale));
-          if (inputs.size() == 6)
-            l = arith::AddFOp::create(nb, nl, l, widen(nb, nl, x[5], f32));
           Value p = arith::DivFOp::create(
               nb, nl,
               math::ExpOp::create(nb, nl,
-                                  arith::SubFOp::create(nb, nl, l, x[1])),
+                                  arith::SubFOp::create(nb, nl, x[0], x[1])),
               x[2]);
           // No probability where the key is hidden or the row is empty
           // (exp(-inf - -inf) and 0/0 would be NaN).
-          Value hidden = arith::CmpFOp::create(
-              nb, nl, arith::CmpFPredicate::OEQ, l, f32Constant(nb, nl, -inf));
+          Value hidden = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
+                                               x[0], f32Constant(nb, nl, -inf));
           Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
                                               x[2], zero);
           Value none = arith::OrIOp::create(nb, nl, hidden, empty);
-          if (causal)
-            none = arith::OrIOp::create(
-                nb, nl, none,
-                arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::ugt, x[4],
-                                      x[3]));
           return arith::SelectOp::create(nb, nl, none, zero, p);
         });
 

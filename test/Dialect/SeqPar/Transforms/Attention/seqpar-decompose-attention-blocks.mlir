@@ -49,21 +49,24 @@ func.func @merge(%oa: tensor<1x2x4x8xf32>, %ma: tensor<1x2x4xf32>, %la: tensor<1
 // -----
 
 // Tests the block backward of docs/semantics.md §4.7 on GQA (4 query heads,
-// 2 K/V heads): P from the rows' global two-part LSE (0 where the logit is
-// -inf, the row sum 0 or the key in the future), D = rowsum(dO * O),
+// 2 K/V heads): the block's logits as the forward block computes them
+// (causal: -inf for future keys), P from the rows' global two-part LSE (0
+// where the logit is -inf or the row sum 0), D = rowsum(dO * O),
 // dS = scale * P * (dO . V^T - D), dQ = dS . K reading K/V head h / 2, and
 // dK = dS^T . Q, dV = P^T . dO with the heads viewed as [2 K/V heads, 2]
 // and reduced over the group and the queries (never repeated).
 // CHECK-LABEL: func.func @block_backward
 // CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>)
-// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg4, %arg5, %arg6, %arg6 :
-// CHECK: %[[L:.*]] = arith.mulf
-// CHECK: %[[C:.*]] = arith.subf %[[L]], %{{.*}}
+// CHECK: %[[L:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg6, %arg6 :
+// CHECK: arith.cmpi ule
+// CHECK: arith.select
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[L]], %arg4, %arg5 :
+// CHECK: ^bb0(%[[LV:.*]]: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK: %[[C:.*]] = arith.subf %[[LV]], %{{.*}}
 // CHECK: %[[E:.*]] = math.exp %[[C]]
 // CHECK: %[[DIV:.*]] = arith.divf %[[E]], %{{.*}}
-// CHECK: arith.cmpf oeq, %[[L]]
+// CHECK: arith.cmpf oeq, %[[LV]]
 // CHECK: arith.cmpf oeq
-// CHECK: arith.cmpi ugt
 // CHECK: arith.select %{{.*}}, %{{.*}}, %[[DIV]]
 // CHECK: %[[D:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg2, %arg3 :
 // CHECK: %[[DP:.*]] = linalg.generic {{.*}} ins(%arg2, %arg1 : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>)
