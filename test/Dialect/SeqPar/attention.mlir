@@ -118,6 +118,16 @@ func.func @no_heads(%q: tensor<1x0x4x8xf32>, %k: tensor<1x2x4x8xf32>) -> tensor<
 
 // -----
 
+func.func @backward_bad_out(%q: tensor<1x4x8x16xf16>, %k: tensor<1x2x8x16xf16>, %o: tensor<1x4x8x16xbf16>, %m: tensor<1x4x8xf32>, %p: tensor<8xindex>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{out must be 'tensor<1x4x8x16xf16>' or 'tensor<1x4x8x16xf32>', got 'tensor<1x4x8x16xbf16>'}}
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %q, %o, %m, %m positions(%p, %p) {scale = 0.125 : f32}
+      : tensor<1x4x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x2x8x16xf16>, tensor<1x4x8x16xf16>, tensor<1x4x8x16xbf16>, tensor<1x4x8xf32>,
+        tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
+  return %dq : tensor<1x4x8x16xf32>
+}
+
+// -----
+
 func.func @backward_bad_positions(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %m: tensor<1x4x8xf32>, %p: tensor<8xindex>, %kp: tensor<4xindex>) -> tensor<1x4x8x16xf32> {
   // expected-error @+1 {{kv_positions must be tensor<8xindex>, got 'tensor<4xindex>'}}
   %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %q, %q, %m, %m positions(%p, %kp) {scale = 0.125 : f32}
