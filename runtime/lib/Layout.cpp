@@ -14,7 +14,19 @@
 namespace seqpar {
 namespace rt {
 
-size_t dtypeSize(DType dtype) { return dtype == DType::F32 ? 4 : 2; }
+size_t dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  case DType::I64:
+    return 8;
+  }
+  return 0;
+}
 
 const char *dtypeName(DType dtype) {
   switch (dtype) {
@@ -24,6 +36,10 @@ const char *dtypeName(DType dtype) {
     return "f16";
   case DType::BF16:
     return "bf16";
+  case DType::I32:
+    return "i32";
+  case DType::I64:
+    return "i64";
   }
   return "invalid";
 }
@@ -179,9 +195,9 @@ Status validate(const CollectiveOp &op, int64_t t, Geometry *geo) {
   if (kind < 0 || kind > 4)
     return invalid(op, "unknown collective kind " + std::to_string(kind));
   int32_t dtype = static_cast<int32_t>(op.dtype);
-  if (dtype < 0 || dtype > 2)
+  if (dtype < 0 || dtype > 4)
     return invalid(op, "unknown dtype " + std::to_string(dtype) +
-                           " (0 = f32, 1 = f16, 2 = bf16)");
+                           " (0 = f32, 1 = f16, 2 = bf16, 3 = i32, 4 = i64)");
   bool reduces =
       op.kind == OpKind::AllReduce || op.kind == OpKind::ReduceScatter;
   int32_t red = static_cast<int32_t>(op.reduction);

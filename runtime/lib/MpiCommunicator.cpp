@@ -38,6 +38,22 @@ MPI_Op mpiOp(Reduction reduction) {
   return MPI_SUM;
 }
 
+/// The MPI type that moves (and, but for f16/bf16, reduces) `dtype`.
+MPI_Datatype mpiType(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+  case DType::BF16:
+    return MPI_UINT16_T;
+  case DType::I32:
+    return MPI_INT32_T;
+  case DType::I64:
+    return MPI_INT64_T;
+  case DType::F32:
+    break;
+  }
+  return MPI_FLOAT;
+}
+
 char *allocScratch(std::unique_ptr<char[]> &slot, size_t bytes) {
   slot.reset(new char[bytes ? bytes : 1]);
   return slot.get();
@@ -193,9 +209,10 @@ Status MpiCommunicator::prepare(const CollectiveOp &op,
   const size_t es = dtypeSize(op.dtype);
   const MPI_Comm comm = comm_;
   const int t = info_.size, r = info_.rank;
-  const MPI_Datatype moveType =
-      op.dtype == DType::F32 ? MPI_FLOAT : MPI_UINT16_T;
   const DType dtype = op.dtype;
+  const bool widen = isHalf(dtype); // reduced in f32
+  const MPI_Datatype moveType = mpiType(dtype);
+  const MPI_Datatype reduceType = widen ? MPI_FLOAT : moveType;
   const MPI_Op reduce = mpiOp(op.reduction);
   const char *in = static_cast<const char *>(op.input);
   char *out = static_cast<char *>(op.output);
@@ -231,7 +248,7 @@ Status MpiCommunicator::prepare(const CollectiveOp &op,
         src = packed;
       }
       void *res = out;
-      if (dtype != DType::F32) {
+      if (widen) {
         float *wide = reinterpret_cast<float *>(
             allocScratch(o.scratchB, static_cast<size_t>(g.inputElems) * 4));
         toF32(dtype, src, wide, g.inputElems);
@@ -239,12 +256,12 @@ Status MpiCommunicator::prepare(const CollectiveOp &op,
         res = allocScratch(o.scratchC, static_cast<size_t>(block) * 4);
       }
       if (o.blocking)
-        MPI_Reduce_scatter_block(src, res, block, MPI_FLOAT, reduce, comm);
+        MPI_Reduce_scatter_block(src, res, block, reduceType, reduce, comm);
       else
-        MPI_Ireduce_scatter_block(src, res, block, MPI_FLOAT, reduce, comm,
+        MPI_Ireduce_scatter_block(src, res, block, reduceType, reduce, comm,
                                   newRequest(o));
     };
-    if (dtype != DType::F32)
+    if (widen)
       m->complete = [=](MpiOp &o) {
         fromF32(dtype, reinterpret_cast<float *>(o.scratchC.get()), out, block);
       };
@@ -255,7 +272,7 @@ Status MpiCommunicator::prepare(const CollectiveOp &op,
     m->post = [=](MpiOp &o) {
       const void *src = in == out ? MPI_IN_PLACE : in;
       void *res = out;
-      if (dtype != DType::F32) {
+      if (widen) {
         float *wide = reinterpret_cast<float *>(
             allocScratch(o.scratchB, static_cast<size_t>(count) * 4));
         toF32(dtype, in, wide, count);
@@ -263,12 +280,12 @@ Status MpiCommunicator::prepare(const CollectiveOp &op,
         res = wide;
       }
       if (o.blocking)
-        MPI_Allreduce(src, res, count, MPI_FLOAT, reduce, comm);
+        MPI_Allreduce(src, res, count, reduceType, reduce, comm);
       else
-        MPI_Iallreduce(src, res, count, MPI_FLOAT, reduce, comm,
+        MPI_Iallreduce(src, res, count, reduceType, reduce, comm,
                        newRequest(o));
     };
-    if (dtype != DType::F32)
+    if (widen)
       m->complete = [=](MpiOp &o) {
         fromF32(dtype, reinterpret_cast<float *>(o.scratchB.get()), out, count);
       };

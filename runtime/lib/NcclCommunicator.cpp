@@ -60,6 +60,10 @@ ncclDataType_t ncclType(DType dtype) {
     return ncclFloat16;
   case DType::BF16:
     return ncclBfloat16;
+  case DType::I32:
+    return ncclInt32;
+  case DType::I64:
+    return ncclInt64;
   case DType::F32:
     break;
   }
@@ -229,8 +233,8 @@ private:
       return s;
     }
     case OpKind::AllReduce: {
-      if (op.dtype == DType::F32) {
-        SEQPAR_NCCL(ncclAllReduce(in, out, g.inputElems, ncclFloat32,
+      if (!isHalf(op.dtype)) {
+        SEQPAR_NCCL(ncclAllReduce(in, out, g.inputElems, type,
                                   ncclOp(op.reduction), comm_, stream_));
         return s;
       }
@@ -265,8 +269,8 @@ private:
   Status reduceScatter(const CollectiveOp &op, const Geometry &g,
                        const char *src, char *out) {
     Status s;
-    if (op.dtype == DType::F32) {
-      SEQPAR_NCCL(ncclReduceScatter(src, out, g.chunkElems, ncclFloat32,
+    if (!isHalf(op.dtype)) {
+      SEQPAR_NCCL(ncclReduceScatter(src, out, g.chunkElems, ncclType(op.dtype),
                                     ncclOp(op.reduction), comm_, stream_));
       return s;
     }

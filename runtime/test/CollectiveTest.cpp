@@ -66,10 +66,44 @@ TEST_P(Collective, AsyncFormsMatch) {
 }
 
 INSTANTIATE_TEST_SUITE_P(DTypes, Collective,
-                         ::testing::Values(DType::F32, DType::F16, DType::BF16),
+                         ::testing::Values(DType::F32, DType::F16, DType::BF16,
+                                           DType::I32, DType::I64),
                          [](const ::testing::TestParamInfo<DType> &info) {
                            return std::string(dtypeName(info.param));
                          });
+
+// Tests that i64 moves and reduces exactly, beyond any float's mantissa:
+// token ids and labels are gathered across CP ranks for a label shift, and
+// counts summed. 2^62 + r sums to t * 2^62 + t(t-1)/2 (wrapping is defined
+// by the two's-complement sum) and max picks 2^62 + t - 1.
+TEST(CollectiveInteger, I64IsExact) {
+  Communicator *c = worldComm();
+  const int64_t t = worldSize(), r = worldRank();
+  const int64_t big = int64_t(1) << 62;
+  Buffer in(DType::I64, 2), gathered(DType::I64, 2 * t), sum(DType::I64, 2),
+      max(DType::I64, 2);
+  in.setInt(0, big + r);
+  in.setInt(1, -big - r);
+  Status s = c->run(
+      CollectiveOp::allGather(DType::I64, in.data(), gathered.data(), {2}, 0));
+  ASSERT_TRUE(s.ok()) << s.message;
+  for (int64_t j = 0; j < t; ++j) {
+    EXPECT_EQ(gathered.getInt(2 * j), big + j);
+    EXPECT_EQ(gathered.getInt(2 * j + 1), -big - j);
+  }
+  s = c->run(CollectiveOp::allReduce(DType::I64, Reduction::Sum, in.data(),
+                                     sum.data(), {2}));
+  ASSERT_TRUE(s.ok()) << s.message;
+  uint64_t want = static_cast<uint64_t>(t) * static_cast<uint64_t>(big) +
+                  static_cast<uint64_t>(t * (t - 1) / 2);
+  EXPECT_EQ(static_cast<uint64_t>(sum.getInt(0)), want);
+  EXPECT_EQ(static_cast<uint64_t>(sum.getInt(1)), ~want + 1);
+  s = c->run(CollectiveOp::allReduce(DType::I64, Reduction::Max, in.data(),
+                                     max.data(), {2}));
+  ASSERT_TRUE(s.ok()) << s.message;
+  EXPECT_EQ(max.getInt(0), big + t - 1);
+  EXPECT_EQ(max.getInt(1), -big);
+}
 
 // Tests that 16-bit sums accumulate in f32 and round once: 2048 + 1 + 1 + 1
 // (f16) and 256 + 1 + 1 + 1 (bf16) are 2051 and 259, which round (ties to

@@ -60,7 +60,8 @@ inline int64_t ravel(const std::vector<int64_t> &idx,
   return lin;
 }
 
-/// Small integers, exact in f32, f16 and bf16, and so are sums of up to 8.
+/// Small integers, exact in f32, f16, bf16 and the integer types, and so are
+/// sums of up to 8.
 inline float value(int64_t lin, int contributor) {
   return static_cast<float>((lin * 7 + contributor * 5 + 3) % 29);
 }
@@ -103,6 +104,10 @@ struct Buffer {
   }
   void *data() { return bytes.data(); }
   void set(int64_t i, float v) {
+    if (dtype == DType::I32 || dtype == DType::I64) {
+      setInt(i, static_cast<int64_t>(v));
+      return;
+    }
     if (dtype == DType::F32) {
       std::memcpy(&bytes[i * 4], &v, 4);
       return;
@@ -111,6 +116,8 @@ struct Buffer {
     std::memcpy(&bytes[i * 2], &h, 2);
   }
   float get(int64_t i) const {
+    if (dtype == DType::I32 || dtype == DType::I64)
+      return static_cast<float>(getInt(i));
     if (dtype == DType::F32) {
       float v;
       std::memcpy(&v, &bytes[i * 4], 4);
@@ -119,6 +126,25 @@ struct Buffer {
     uint16_t h;
     std::memcpy(&h, &bytes[i * 2], 2);
     return dtype == DType::F16 ? decodeF16(h) : decodeBF16(h);
+  }
+  /// Integer elements (I32, I64), exactly.
+  void setInt(int64_t i, int64_t v) {
+    if (dtype == DType::I64) {
+      std::memcpy(&bytes[i * 8], &v, 8);
+      return;
+    }
+    int32_t w = static_cast<int32_t>(v);
+    std::memcpy(&bytes[i * 4], &w, 4);
+  }
+  int64_t getInt(int64_t i) const {
+    if (dtype == DType::I64) {
+      int64_t v;
+      std::memcpy(&v, &bytes[i * 8], 8);
+      return v;
+    }
+    int32_t w;
+    std::memcpy(&w, &bytes[i * 4], 4);
+    return w;
   }
   /// Fills with value(i, contributor).
   void fill(int contributor) {

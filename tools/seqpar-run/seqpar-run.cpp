@@ -41,6 +41,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -157,14 +158,29 @@ static JitOptions getJitOptions() {
   return options;
 }
 
-/// Runs the single-device --reference program on rank 0 on the global
-/// inputs and compares the assembled outputs with its results; prints one
-/// line per output. Returns true when every output passes.
-static bool compareWithReference(MLIRContext &ctx,
-                                 const std::vector<npy::Array> &globals,
-                                 const std::vector<npy::Array> &outputs) {
+/// Loads --reference on every rank (each fails alike on a bad file; rank 0
+/// reports) and checks it against the global inputs and the program's
+/// result count, before the per-rank program runs: a bad reference fails at
+/// once rather than after a long run. Returns nothing without --reference.
+static std::optional<Program>
+loadReference(MLIRContext &ctx, const std::vector<npy::Array> &globals,
+              size_t numOutputs) {
+  if (referenceFile.empty())
+    return std::nullopt;
   Program reference =
       loadProgram(ctx, referenceFile, referenceEntryName, "--reference-entry");
+  // Its inputs are built again after the run, so that the run's memory does
+  // not hold a second copy of the global inputs.
+  (void)prepareReferenceCall(reference, globals, numOutputs);
+  return reference;
+}
+
+/// Runs the single-device reference on rank 0 on the global inputs and
+/// compares the assembled outputs with its results; prints one line per
+/// output. Returns true when every output passes.
+static bool compareWithReference(const Program &reference,
+                                 const std::vector<npy::Array> &globals,
+                                 const std::vector<npy::Array> &outputs) {
   Call call = prepareReferenceCall(reference, globals, outputs.size());
   JitOptions options = getJitOptions();
   options.llvmIrFile.clear(); // the program's, not the reference's
@@ -248,6 +264,10 @@ int main(int argc, char **argv) {
       getGlobalInputs(program, signature, inputFiles, seed);
   if (!saveInputs.empty() && world.rank == 0)
     writeArrays(saveInputs, globals);
+  std::optional<Program> reference =
+      loadReference(ctx, globals, signature.results.size());
+  if (world.rank != 0)
+    reference.reset(); // only rank 0 runs it
   Call call = prepareRankCall(
       signature, globals, getGridCoordinates(world.rank, signature.gridShape));
 
@@ -306,8 +326,8 @@ int main(int argc, char **argv) {
   if (!outputPrefix.empty())
     writeArrays(outputPrefix, assembled);
   bool ok = replicasDiffer.empty();
-  if (!referenceFile.empty()) {
-    bool matches = compareWithReference(ctx, globals, assembled);
+  if (reference) {
+    bool matches = compareWithReference(*reference, globals, assembled);
     std::printf("reference: %s\n",
                 !matches ? "FAIL"
                 : ok     ? "pass"

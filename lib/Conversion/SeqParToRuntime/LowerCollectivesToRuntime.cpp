@@ -261,7 +261,7 @@ std::string whyNotLowerable(Operation *op, Value input, Value output,
     auto type = cast<MemRefType>(buffer.getType());
     if (getRuntimeDType(type.getElementType()) < 0) {
       os << "unsupported element type '" << type.getElementType()
-         << "': the seqpar runtime handles f32, f16 and bf16";
+         << "': the seqpar runtime handles f32, f16, bf16, i32 and i64";
       return reason;
     }
     if (!type.hasStaticShape()) {

@@ -39,6 +39,7 @@ struct MPI_Status {
 #define MPI_CHAR 1
 #define MPI_UINT16_T 2
 #define MPI_INT 4
+#define MPI_INT32_T 4
 #define MPI_FLOAT 4
 #define MPI_INT64_T 8
 #define MPI_DOUBLE 8

@@ -4,7 +4,7 @@
 
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
 func.func @f64(%a: memref<4xf64>, %b: memref<4xf64>) {
-  // expected-error @+1 {{cannot lower to the seqpar runtime: unsupported element type 'f64': the seqpar runtime handles f32, f16 and bf16}}
+  // expected-error @+1 {{cannot lower to the seqpar runtime: unsupported element type 'f64': the seqpar runtime handles f32, f16, bf16, i32 and i64}}
   seqpar.memref_all_reduce %a, %b on @grid grid_axes = [0] : memref<4xf64>, memref<4xf64>
   return
 }

@@ -75,6 +75,25 @@ func.func @others(%a: memref<4x8xf16>, %b: memref<2x8xf16>, %c: memref<4x8xbf16>
 
 // -----
 
+// Tests the integer dtype codes (i32 3, i64 4): token ids and labels are
+// all-gathered for a label shift under CP, counts all-reduced exactly.
+// Before, both were "unsupported element type" errors.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+
+// CHECK-LABEL: func.func @integers
+func.func @integers(%a: memref<2x4xi64>, %b: memref<2x8xi64>, %c: memref<4xi32>) {
+  // CHECK: %[[I64:.+]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK: llvm.call @seqpar_rt_all_gather(%{{.+}}, %[[I64]],
+  seqpar.memref_all_gather %a, %b on @grid grid_axes = [0] gather_axis = 1 : memref<2x4xi64>, memref<2x8xi64>
+  // CHECK: %[[I32:.+]] = llvm.mlir.constant(3 : i32) : i32
+  // CHECK: llvm.call @seqpar_rt_all_reduce(%{{.+}}, %[[I32]],
+  seqpar.memref_all_reduce %c, %c on @grid grid_axes = [0] : memref<4xi32>, memref<4xi32>
+  return
+}
+
+// -----
+
 // Tests that an asynchronous collective calls the _start entry point with
 // the request slot, and that memref_wait waits on the loaded request.
 

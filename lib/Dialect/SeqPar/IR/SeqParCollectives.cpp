@@ -54,6 +54,10 @@ int32_t mlir::seqpar::getRuntimeDType(Type type) {
     return 1;
   if (type.isBF16())
     return 2;
+  if (type.isSignlessInteger(32))
+    return 3;
+  if (type.isSignlessInteger(64))
+    return 4;
   return -1;
 }
 

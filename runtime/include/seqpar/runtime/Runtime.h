@@ -31,13 +31,21 @@
 namespace seqpar {
 namespace rt {
 
-/// Element type of a buffer. Values match SEQPAR_RT_F32/F16/BF16 of the C ABI.
-enum class DType : int32_t { F32 = 0, F16 = 1, BF16 = 2 };
+/// Element type of a buffer. Values match SEQPAR_RT_F32/F16/BF16/I32/I64 of
+/// the C ABI. Integers carry token ids, labels and counts (a label shift
+/// across context-parallel ranks, a valid-token count).
+enum class DType : int32_t { F32 = 0, F16 = 1, BF16 = 2, I32 = 3, I64 = 4 };
+
+/// True for the 16-bit floats, which reduce in f32.
+inline bool isHalf(DType dtype) {
+  return dtype == DType::F16 || dtype == DType::BF16;
+}
 
 /// Reduction of all-reduce and reduce-scatter. Values match the C ABI.
 /// f16/bf16 data are converted to f32, reduced in f32 and rounded back once
 /// (round to nearest even), so the result does not depend on the reduction
-/// order of the backend and is identical on every rank.
+/// order of the backend and is identical on every rank. Integers reduce
+/// exactly in their own type (a sum wraps on overflow).
 enum class Reduction : int32_t { Sum = 0, Max = 1, Min = 2 };
 
 /// Collective kinds; also the counter categories. Values match the C ABI.

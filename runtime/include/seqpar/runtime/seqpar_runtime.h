@@ -53,8 +53,11 @@ typedef int32_t seqpar_rt_status_t;
 #define SEQPAR_RT_F32 0
 #define SEQPAR_RT_F16 1
 #define SEQPAR_RT_BF16 2
+#define SEQPAR_RT_I32 3
+#define SEQPAR_RT_I64 4
 
-/* Reductions (f16/bf16 reduce in f32, rounded back once). */
+/* Reductions (f16/bf16 reduce in f32, rounded back once; integers exactly,
+   in their own type). */
 #define SEQPAR_RT_SUM 0
 #define SEQPAR_RT_MAX 1
 #define SEQPAR_RT_MIN 2

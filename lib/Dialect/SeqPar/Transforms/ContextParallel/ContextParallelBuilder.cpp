@@ -2,10 +2,12 @@
 //
 // Plan: the sequence-carrying arguments are the roots; every op reached from
 // them is token-wise (runs on the local tokens), a seqpar.attention this pass
-// distributes, or a boundary that gets the all-gathered value. Rewrite:
+// distributes, a reduction over the sequence (partial on the local tokens),
+// or a boundary that gets the all-gathered value. Rewrite:
 // arguments take their local types and sharding, token-wise ops run on the
 // shard (SequenceShardBuilder::shardTokenWiseOp), attention becomes ring,
 // all-gather-KV, Ulysses or hybrid attention (DistributedAttention.h),
+// reductions over the sequence run on the shard and are all-reduced,
 // boundaries get an all_gather (zigzag chunks put back in order), results
 // stay sharded.
 //
@@ -14,6 +16,7 @@
 #include "ContextParallelBuilder.h"
 #include "DistributedAttention.h"
 
+#include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
@@ -64,6 +67,36 @@ static std::string whyNotLocal(Operation *op,
       return "is a dropout whose sequence is flattened into a larger dim";
   }
   return "";
+}
+
+/// The combiner and sequence layout of `op` when it reduces over the
+/// sequence and can run on the local tokens with its partial results
+/// all-reduced over the CP axes (docs/context-parallelism.md, "Reductions
+/// over the sequence"): a weight or norm-weight gradient, a loss sum, a
+/// valid-token count.
+static std::optional<std::pair<shard::ReductionKind, StridedDim>>
+getPartialReduction(Operation *op, const TokenWiseAnalysis &analysis) {
+  const TokenWiseInfo &info = analysis.getInfo(op);
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !info.reducesSequence || !isEffectFreeButChecks(op))
+    return std::nullopt;
+  std::optional<shard::ReductionKind> kind = getReductionCombiner(linalgOp);
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!kind || !type || !type.hasStaticShape() || type.getNumElements() == 0)
+    return std::nullopt;
+  std::optional<StridedDim> seq;
+  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
+    if (dim < 0)
+      continue;
+    auto operand = dyn_cast<RankedTensorType>(op->getOperand(index).getType());
+    if (!operand || operand.isDynamicDim(dim))
+      return std::nullopt;
+    if (!seq)
+      seq = analysis.getSeqDim(op->getOperand(index));
+  }
+  if (!seq)
+    return std::nullopt;
+  return std::make_pair(*kind, *seq);
 }
 
 LogicalResult mlir::seqpar::buildContextParallelFunction(
@@ -145,6 +178,10 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   // Plan, in program order.
   DenseSet<Value> sharded(shardedArgs.begin(), shardedArgs.end());
   llvm::SetVector<Operation *> localOps;
+  // Reductions over the sequence among `localOps`: run on the shard and
+  // all-reduced. Not with padding, whose zero tokens would join them.
+  llvm::DenseMap<Operation *, std::pair<shard::ReductionKind, StridedDim>>
+      reductions;
   int64_t numAttention = 0;
   llvm::MapVector<Operation *, std::string> boundaries;
   for (Operation &op : body) {
@@ -190,6 +227,11 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
         sharded.insert(attention.getResult());
         continue;
       }
+    } else if (auto reduction = getPartialReduction(&op, analysis);
+               reduction && !needsPad) {
+      reductions[&op] = *reduction;
+      localOps.insert(&op);
+      continue;
     } else {
       reason = whyNotLocal(&op, analysis);
     }
@@ -254,6 +296,7 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     localValues.insert(arg);
   }
   DistributedAttentionStats stats;
+  int64_t numReductions = 0, reductionBytes = 0;
   for (Operation *op : localOps.takeVector()) {
     if (auto attention = dyn_cast<AttentionOp>(op)) {
       // Whole (padded) arguments read directly: this rank's tokens.
@@ -270,6 +313,14 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       localValues.erase(attention.getResult());
       attention.erase();
       ++counts.attentionRewritten;
+      continue;
+    }
+    if (auto reduction = reductions.find(op); reduction != reductions.end()) {
+      auto [kind, seq] = reduction->second;
+      builder.reduceOnShards(op, analysis, kind, seq, localValues);
+      ++numReductions;
+      reductionBytes += builder.allReduceBytes(
+          cast<RankedTensorType>(op->getResult(0).getType()));
       continue;
     }
     builder.shardTokenWiseOp(op, analysis, localValues);
@@ -325,7 +376,11 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   remark << ", " << (zigzag ? "zigzag" : "contiguous") << "): " << numAttention
          << " attention -> " << stringifyAttentionStrategy(strategy) << " ("
          << stats.transfers << " transfers, " << stats.bytesSent
-         << " bytes sent per rank), " << gathered << " all_gather ("
-         << gatheredBytes << " bytes) for ops that need all tokens";
+         << " bytes sent per rank), ";
+  if (numReductions)
+    remark << numReductions << " all_reduce of sequence reductions ("
+           << reductionBytes << " bytes), ";
+  remark << gathered << " all_gather (" << gatheredBytes
+         << " bytes) for ops that need all tokens";
   return success();
 }

@@ -16,52 +16,6 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-/// Runs the reduction `op` on this rank's tokens and combines the ranks'
-/// partial results with an all-reduce over the TP axis.
-static void rewritePartialReduction(Operation *op,
-                                    const PartialReduction &reduction,
-                                    SequenceParallelPlan &plan,
-                                    SequenceShardBuilder &builder,
-                                    DenseSet<Value> &localValues) {
-  const TokenWiseInfo &info = plan.analysis.getInfo(op);
-  auto linalgOp = cast<linalg::LinalgOp>(op);
-  builder.localizeOperands(op, info, plan.analysis, reduction.seq.inner,
-                           localValues);
-  builder.offsetPositions(op, info, reduction.seq.outer, reduction.seq.inner);
-  // A sum must count its init once: reduce the shard from zero and add the
-  // init after the all-reduce (unless it is a zero fill). Max and min are
-  // idempotent and keep their init.
-  OpOperand &init = linalgOp.getDpsInitsMutable()[0];
-  Value originalInit = init.get();
-  auto type = cast<RankedTensorType>(originalInit.getType());
-  bool addInit = false;
-  OpBuilder b(op);
-  if (reduction.kind == shard::ReductionKind::Sum) {
-    addInit = !isZeroInit(originalInit);
-    if (addInit) {
-      Value zero = arith::ConstantOp::create(
-          b, op->getLoc(), b.getZeroAttr(type.getElementType()));
-      Value empty = tensor::EmptyOp::create(b, op->getLoc(), type.getShape(),
-                                            type.getElementType());
-      init.set(
-          linalg::FillOp::create(b, op->getLoc(), zero, empty).getResult(0));
-    }
-  }
-  b.setInsertionPointAfter(op);
-  Value partial = op->getResult(0);
-  auto combined =
-      shard::AllReduceOp::create(b, op->getLoc(), partial, plan.grid.getValue(),
-                                 {plan.axis}, reduction.kind);
-  Value result = combined.getResult();
-  if (addInit)
-    result = isa<FloatType>(type.getElementType())
-                 ? arith::AddFOp::create(b, op->getLoc(), result, originalInit)
-                       .getResult()
-                 : arith::AddIOp::create(b, op->getLoc(), result, originalInit)
-                       .getResult();
-  partial.replaceAllUsesExcept(result, combined);
-}
-
 SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     SequenceParallelPlan &plan, SequenceShardBuilder &builder, int64_t numRanks,
     bool outputSharded, bool keepSignature) {
@@ -194,8 +148,8 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
       builder.shardTokenWiseOp(op, analysis, localValues);
     auto reduction = plan.reductionOps.find(op);
     if (reduction != plan.reductionOps.end()) {
-      rewritePartialReduction(op, reduction->second, plan, builder,
-                              localValues);
+      builder.reduceOnShards(op, analysis, reduction->second.kind,
+                             reduction->second.seq, localValues);
       reductionBytes += builder.allReduceBytes(
           cast<RankedTensorType>(op->getResult(0).getType()));
       ++reductions;

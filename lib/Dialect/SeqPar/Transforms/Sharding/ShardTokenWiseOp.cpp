@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
 
@@ -60,6 +61,46 @@ void SequenceShardBuilder::offsetPositions(Operation *op,
     for (OpOperand *use : uses)
       use->set(global);
   });
+}
+
+void SequenceShardBuilder::reduceOnShards(Operation *op,
+                                          const TokenWiseAnalysis &analysis,
+                                          shard::ReductionKind kind,
+                                          StridedDim seq,
+                                          const DenseSet<Value> &localValues) {
+  const TokenWiseInfo &info = analysis.getInfo(op);
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  localizeOperands(op, info, analysis, seq.inner, localValues);
+  offsetPositions(op, info, seq.outer, seq.inner);
+  // A sum must count its init once; max and min are idempotent.
+  OpOperand &init = linalgOp.getDpsInitsMutable()[0];
+  Value originalInit = init.get();
+  auto type = cast<RankedTensorType>(originalInit.getType());
+  bool addInit = false;
+  Location loc = op->getLoc();
+  OpBuilder b(op);
+  if (kind == shard::ReductionKind::Sum) {
+    addInit = !isZeroInit(originalInit);
+    if (addInit) {
+      Value zero = arith::ConstantOp::create(
+          b, loc, b.getZeroAttr(type.getElementType()));
+      Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                            type.getElementType());
+      init.set(linalg::FillOp::create(b, loc, zero, empty).getResult(0));
+    }
+  }
+  b.setInsertionPointAfter(op);
+  Value partial = op->getResult(0);
+  auto combined = shard::AllReduceOp::create(b, loc, partial, grid.getValue(),
+                                             gridAxes, kind);
+  Value result = combined.getResult();
+  if (addInit)
+    result = isa<FloatType>(type.getElementType())
+                 ? arith::AddFOp::create(b, loc, result, originalInit)
+                       .getResult()
+                 : arith::AddIOp::create(b, loc, result, originalInit)
+                       .getResult();
+  partial.replaceAllUsesExcept(result, combined);
 }
 
 /// Offsets of a dropout shard: the existing ones (or zeros) with `shift`

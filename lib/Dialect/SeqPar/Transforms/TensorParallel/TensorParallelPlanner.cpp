@@ -327,8 +327,8 @@ TensorParallelPlanner::getOneHotLoop(linalg::GenericOp op, int64_t rows) {
 
 LogicalResult TensorParallelPlanner::checkCombinable(Operation *op,
                                                      Type partial) {
-  // The runtime's all-reduce carries f32, f16 and bf16 (docs/semantics.md
-  // section 8).
+  // Floating-point partial sums only: the runtime also all-reduces i32/i64
+  // exactly, but no executed test proves integer partials under TP yet.
   Type element = getElementTypeOrSelf(partial);
   if (element.isF32() || element.isF16() || element.isBF16())
     return success();
@@ -336,8 +336,8 @@ LogicalResult TensorParallelPlanner::checkCombinable(Operation *op,
   llvm::raw_string_ostream os(type);
   os << element;
   return fail(op, "would all-reduce " + llvm::Twine(type) +
-                      " partial results: the runtime's collectives carry "
-                      "f32, f16 and bf16");
+                      " partial results: TP planning combines f32, f16 and "
+                      "bf16 partial sums only");
 }
 
 LogicalResult TensorParallelPlanner::checkGathers() {

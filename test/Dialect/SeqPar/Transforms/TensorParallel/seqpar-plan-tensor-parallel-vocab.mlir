@@ -288,8 +288,8 @@ func.func @fused_one_hot(%ids: tensor<8xi64>, %emb: tensor<8x16xf32>) -> (tensor
 
 // -----
 
-// Found by an outside tester: an integer count over the vocabulary (the
-// runtime's all-reduce carries floats only) and logits that merely have
+// Found by an outside tester: an integer count over the vocabulary (TP
+// combines floating-point partial sums only) and logits that merely have
 // their weight's shape and are returned stay replicated; a sum from a zero
 // splat constant is a zero init; a table also read by another op stays
 // replicated with a remark.
@@ -306,7 +306,7 @@ func.func @integer_count(%x: tensor<8x16xf32>, %w: tensor<16x8xf32>) -> tensor<8
   %c0 = arith.constant 0 : i32
   %e8x8 = tensor.empty() : tensor<8x8xf32>
   %z8x8 = linalg.fill ins(%zero : f32) outs(%e8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
-  // expected-remark @+1 {{would all-reduce i32 partial results: the runtime's collectives carry f32, f16 and bf16}}
+  // expected-remark @+1 {{would all-reduce i32 partial results: TP planning combines f32, f16 and bf16 partial sums only}}
   %logits = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z8x8 : tensor<8x8xf32>) -> tensor<8x8xf32>
   %ei = tensor.empty() : tensor<8xi32>
   %zi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<8xi32>) -> tensor<8xi32>

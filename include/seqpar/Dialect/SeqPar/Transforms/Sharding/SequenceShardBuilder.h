@@ -104,6 +104,16 @@ public:
   /// Makes `linalg.index` of the sequence loop read the global position.
   void offsetPositions(Operation *op, const TokenWiseInfo &info, int64_t outer,
                        int64_t inner);
+  /// Runs the linalg reduction `op`, whose sequence loop is a reduction
+  /// (TokenWiseInfo::reducesSequence) combined by `kind`, on this rank's
+  /// tokens (operands localized as above, `seq` their sequence layout) and
+  /// all-reduces the partial result over the grid axes. A sum reduces the
+  /// shard from zero and adds a non-zero init once, after the all-reduce;
+  /// max and min keep their init. Unpadded sequences only: padding tokens
+  /// would join the reduction.
+  void reduceOnShards(Operation *op, const TokenWiseAnalysis &analysis,
+                      shard::ReductionKind kind, StridedDim seq,
+                      const DenseSet<Value> &localValues);
 
   /// The rank of this process in the group of the grid axes (created once,
   /// at the function start).
