@@ -426,24 +426,28 @@ std::vector<npy::Array> assembleOutputs(const Signature &signature,
 // The reference
 //===----------------------------------------------------------------------===//
 
-Call prepareReferenceCall(const Program &reference,
-                          const std::vector<npy::Array> &globals,
-                          size_t numOutputs) {
+/// True when the reference's `type` gets the f16/bf16 `global` widened to
+/// f32 (a higher-precision reference).
+static bool isWidened(Type type, const npy::Array &global) {
+  FailureOr<npy::DType> dtype = getTensorDType(type);
+  return succeeded(dtype) && *dtype == npy::DType::F32 &&
+         npy::isHalf(global.dtype);
+}
+
+void checkReference(const Program &reference,
+                    const std::vector<npy::Array> &globals,
+                    size_t numOutputs) {
   func::FuncOp f = reference.entry;
   const std::string &path = reference.path, &entry = reference.entryName;
   if (f.getNumArguments() != globals.size())
     fail(path + ": @" + entry + " takes " +
          std::to_string(f.getNumArguments()) +
          " arguments, the per-rank program " + std::to_string(globals.size()));
-  // The reference may take f32 where the program takes f16/bf16 (a
-  // higher-precision reference): it gets the same values, widened exactly.
-  Call call;
   for (auto [i, type] : llvm::enumerate(f.getArgumentTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     FailureOr<npy::DType> dtype = getTensorDType(type);
-    bool widened = succeeded(dtype) && *dtype == npy::DType::F32 &&
-                   npy::isHalf(globals[i].dtype);
-    if (failed(dtype) || (*dtype != globals[i].dtype && !widened) ||
+    if (failed(dtype) ||
+        (*dtype != globals[i].dtype && !isWidened(type, globals[i])) ||
         ArrayRef<int64_t>(tensor.getShape()) !=
             ArrayRef<int64_t>(globals[i].shape))
       fail(path + ": argument #" + std::to_string(i) + " has type " +
@@ -451,7 +455,6 @@ Call prepareReferenceCall(const Program &reference,
            npy::dtypeName(globals[i].dtype) + " " +
            shapeString(globals[i].shape) +
            " (an f32 reference may take f16/bf16 inputs)");
-    call.inputs.push_back(widened ? converted(globals[i], *dtype) : globals[i]);
   }
   if (f.getNumResults() != numOutputs)
     fail(path + ": @" + entry + " returns " +
@@ -468,11 +471,22 @@ Call prepareReferenceCall(const Program &reference,
   for (Type type : f.getResultTypes()) {
     // A result must be a tensor too (the wrapper stores it into a buffer).
     auto tensor = dyn_cast<RankedTensorType>(type);
-    FailureOr<npy::DType> dtype = getTensorDType(type);
-    if (failed(dtype) || !tensor.hasStaticShape())
+    if (failed(getTensorDType(type)) || !tensor.hasStaticShape())
       fail(path + ": unsupported result type " + typeString(type));
-    call.outputs.push_back(makeArray(*dtype, tensor.getShape()));
   }
+}
+
+Call prepareReferenceCall(const Program &reference,
+                          const std::vector<npy::Array> &globals) {
+  func::FuncOp f = reference.entry;
+  Call call;
+  for (auto [i, type] : llvm::enumerate(f.getArgumentTypes()))
+    call.inputs.push_back(isWidened(type, globals[i])
+                              ? converted(globals[i], *getTensorDType(type))
+                              : globals[i]);
+  for (Type type : f.getResultTypes())
+    call.outputs.push_back(makeArray(*getTensorDType(type),
+                                     cast<RankedTensorType>(type).getShape()));
   return call;
 }
 

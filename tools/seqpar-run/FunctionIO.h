@@ -94,13 +94,16 @@ std::vector<npy::Array> assembleOutputs(const Signature &signature,
                                         const std::vector<npy::Array> &outputs,
                                         std::string &replicasDiffer);
 
-/// The call of the single-device `reference` on `globals`: its signature
-/// must match the program's (an f32 argument may take an f16/bf16 input,
-/// widened exactly), return `numOutputs` static tensors, and use grids of
-/// one device only.
+/// Checks that the single-device `reference` can run on `globals`: its
+/// signature must match the program's (an f32 argument may take an f16/bf16
+/// input, widened exactly), return `numOutputs` static tensors, and use grids
+/// of one device only. Fails the job, naming the reference, otherwise.
+void checkReference(const Program &reference,
+                    const std::vector<npy::Array> &globals, size_t numOutputs);
+
+/// The call of `reference` on `globals`, once checkReference has passed.
 Call prepareReferenceCall(const Program &reference,
-                          const std::vector<npy::Array> &globals,
-                          size_t numOutputs);
+                          const std::vector<npy::Array> &globals);
 
 } // namespace seqpar::run
 

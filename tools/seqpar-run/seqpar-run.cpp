@@ -169,9 +169,9 @@ loadReference(MLIRContext &ctx, const std::vector<npy::Array> &globals,
     return std::nullopt;
   Program reference =
       loadProgram(ctx, referenceFile, referenceEntryName, "--reference-entry");
-  // Its inputs are built again after the run, so that the run's memory does
-  // not hold a second copy of the global inputs.
-  (void)prepareReferenceCall(reference, globals, numOutputs);
+  // Its inputs are built after the run, so that the run's memory does not
+  // hold a second copy of the global inputs.
+  checkReference(reference, globals, numOutputs);
   return reference;
 }
 
@@ -181,7 +181,7 @@ loadReference(MLIRContext &ctx, const std::vector<npy::Array> &globals,
 static bool compareWithReference(const Program &reference,
                                  const std::vector<npy::Array> &globals,
                                  const std::vector<npy::Array> &outputs) {
-  Call call = prepareReferenceCall(reference, globals, outputs.size());
+  Call call = prepareReferenceCall(reference, globals);
   JitOptions options = getJitOptions();
   options.llvmIrFile.clear(); // the program's, not the reference's
   auto engine = compile(reference.module(), reference.entry, options);
