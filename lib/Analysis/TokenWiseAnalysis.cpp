@@ -1,6 +1,7 @@
 //===- TokenWiseAnalysis.cpp - which ops can run on a sequence shard ------===//
 
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
+#include "seqpar/Analysis/Contraction.h"
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 
@@ -651,4 +652,21 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
                                                other->getName().getStringRef() +
                                                "'");
       });
+}
+
+std::optional<SequenceReduction>
+mlir::seqpar::getSequenceReduction(Operation *op,
+                                   const TokenWiseAnalysis &analysis) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !analysis.getInfo(op).reducesSequence)
+    return std::nullopt;
+  std::optional<shard::ReductionKind> kind = getReductionCombiner(linalgOp);
+  if (!kind)
+    return std::nullopt;
+  for (auto [index, dim] : llvm::enumerate(analysis.getInfo(op).operandDims))
+    if (dim >= 0)
+      if (std::optional<StridedDim> seq =
+              analysis.getSeqDim(op->getOperand(index)))
+        return SequenceReduction{*kind, *seq};
+  return std::nullopt;
 }

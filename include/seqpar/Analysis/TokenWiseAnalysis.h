@@ -13,6 +13,7 @@
 #include "seqpar/Analysis/StridedDim.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
@@ -115,6 +116,20 @@ private:
 /// `cf.assert` checks (exporters bound-check gather indices so): a check
 /// that holds for every element of a tensor holds on any shard of it.
 bool isEffectFreeButChecks(Operation *op);
+
+/// A linalg op whose sequence loop is a reduction (TokenWiseInfo::
+/// reducesSequence) combined by `kind`: reduced on each sequence shard, its
+/// partial results combine into the result by an all-reduce of `kind`.
+/// `seq` is the sequence layout of its first sequence-carrying operand.
+struct SequenceReduction {
+  shard::ReductionKind kind;
+  StridedDim seq;
+};
+/// `op` as a SequenceReduction, or none (not linalg, not reducing the
+/// sequence, no sum/max/min combiner, no sequence-carrying operand). Shared
+/// by Megatron SP (over the TP axis) and CP (over the CP axes).
+std::optional<SequenceReduction>
+getSequenceReduction(Operation *op, const TokenWiseAnalysis &analysis);
 
 /// Reads the sequence dim of each argument of `func`: the `seqpar.seq_dim`
 /// attribute wins; when no argument has one, `optionSeqDim` (if >= 0)

@@ -16,7 +16,6 @@
 #include "ContextParallelBuilder.h"
 #include "DistributedAttention.h"
 
-#include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
@@ -69,34 +68,25 @@ static std::string whyNotLocal(Operation *op,
   return "";
 }
 
-/// The combiner and sequence layout of `op` when it reduces over the
-/// sequence and can run on the local tokens with its partial results
-/// all-reduced over the CP axes (docs/context-parallelism.md, "Reductions
-/// over the sequence"): a weight or norm-weight gradient, a loss sum, a
-/// valid-token count.
-static std::optional<std::pair<shard::ReductionKind, StridedDim>>
+/// `op` as a reduction over the sequence that can run on the local tokens
+/// with its partial results all-reduced over the CP axes
+/// (docs/context-parallelism.md, "Reductions over the sequence"): a weight
+/// or norm-weight gradient, a loss sum, a valid-token count.
+static std::optional<SequenceReduction>
 getPartialReduction(Operation *op, const TokenWiseAnalysis &analysis) {
-  const TokenWiseInfo &info = analysis.getInfo(op);
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !info.reducesSequence || !isEffectFreeButChecks(op))
+  std::optional<SequenceReduction> reduction =
+      getSequenceReduction(op, analysis);
+  if (!reduction || !isEffectFreeButChecks(op))
     return std::nullopt;
-  std::optional<shard::ReductionKind> kind = getReductionCombiner(linalgOp);
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!kind || !type || !type.hasStaticShape() || type.getNumElements() == 0)
+  if (!type || !type.hasStaticShape() || type.getNumElements() == 0)
     return std::nullopt;
-  std::optional<StridedDim> seq;
-  for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
-    if (dim < 0)
-      continue;
+  for (auto [index, dim] : llvm::enumerate(analysis.getInfo(op).operandDims)) {
     auto operand = dyn_cast<RankedTensorType>(op->getOperand(index).getType());
-    if (!operand || operand.isDynamicDim(dim))
+    if (dim >= 0 && (!operand || operand.isDynamicDim(dim)))
       return std::nullopt;
-    if (!seq)
-      seq = analysis.getSeqDim(op->getOperand(index));
   }
-  if (!seq)
-    return std::nullopt;
-  return std::make_pair(*kind, *seq);
+  return reduction;
 }
 
 LogicalResult mlir::seqpar::buildContextParallelFunction(
@@ -180,8 +170,7 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   llvm::SetVector<Operation *> localOps;
   // Reductions over the sequence among `localOps`: run on the shard and
   // all-reduced. Not with padding, whose zero tokens would join them.
-  llvm::DenseMap<Operation *, std::pair<shard::ReductionKind, StridedDim>>
-      reductions;
+  llvm::DenseMap<Operation *, SequenceReduction> reductions;
   int64_t numAttention = 0;
   llvm::MapVector<Operation *, std::string> boundaries;
   for (Operation &op : body) {
@@ -316,8 +305,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       continue;
     }
     if (auto reduction = reductions.find(op); reduction != reductions.end()) {
-      auto [kind, seq] = reduction->second;
-      builder.reduceOnShards(op, analysis, kind, seq, localValues);
+      builder.reduceOnShards(op, analysis, reduction->second.kind,
+                             reduction->second.seq, localValues);
       ++numReductions;
       reductionBytes += builder.allReduceBytes(
           cast<RankedTensorType>(op->getResult(0).getType()));

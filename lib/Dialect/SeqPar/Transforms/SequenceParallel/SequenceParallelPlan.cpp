@@ -6,7 +6,6 @@
 
 #include "SequenceParallelPlan.h"
 
-#include "seqpar/Analysis/Contraction.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -90,9 +89,8 @@ Placement SequenceParallelPlan::place(Operation *op,
     reason = "has memory effects";
     return Placement::Unprovable;
   }
-  bool reduces = allowPartialReductions && info.reducesSequence &&
-                 isa<linalg::LinalgOp>(op) &&
-                 getReductionCombiner(cast<linalg::LinalgOp>(op));
+  bool reduces =
+      allowPartialReductions && getSequenceReduction(op, analysis).has_value();
   if (!info.isTokenWise() && !reduces) {
     reason = "mixes tokens: " + info.reason;
     return Placement::NeedsAllTokens;
@@ -190,17 +188,9 @@ void SequenceParallelPlan::build() {
     for (unsigned id : ids)
       merged.unionSets(ids.front(), id);
     if (placement == Placement::PartialReduction) {
-      const TokenWiseInfo &info = analysis.getInfo(&op);
-      auto linalgOp = cast<linalg::LinalgOp>(op);
-      for (auto [index, dim] : llvm::enumerate(info.operandDims)) {
-        std::optional<StridedDim> seq =
-            analysis.getSeqDim(op.getOperand(index));
-        if (dim < 0 || !seq)
-          continue;
-        reductionOps[&op] =
-            PartialReduction{ids.front(), *getReductionCombiner(linalgOp), *seq};
-        break;
-      }
+      SequenceReduction reduction = *getSequenceReduction(&op, analysis);
+      reductionOps[&op] =
+          PartialReduction{ids.front(), reduction.kind, reduction.seq};
       continue;
     }
     regionOps[&op] = ids.front();

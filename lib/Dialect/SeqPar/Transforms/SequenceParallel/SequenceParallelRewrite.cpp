@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "SequenceParallelPlan.h"
-#include "seqpar/Analysis/Contraction.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
