@@ -50,26 +50,10 @@ struct Contraction {
 
 std::optional<Contraction> asContraction(Operation *def) {
   auto op = dyn_cast_or_null<linalg::LinalgOp>(def);
-  if (!op || !isPlainContraction(op))
+  linalg::ContractionDimensions dims;
+  if (!op || !isBatchedContraction(op, dims))
     return std::nullopt;
-  std::optional<double> init = splatValue(op.getDpsInitOperand(0)->get());
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (!init || *init != 0.0 || failed(dims) || dims->m.size() != 1 ||
-      dims->n.size() != 1 || dims->k.size() != 1 || dims->batch.empty() ||
-      dims->batch.size() > 2)
-    return std::nullopt;
-  SmallVector<unsigned> want(dims->batch.begin(), dims->batch.end());
-  want.append({dims->m[0], dims->n[0]});
-  AffineMap out = op.getIndexingMapsArray()[2];
-  if (out.getNumResults() != want.size())
-    return std::nullopt;
-  for (auto [r, loop] : llvm::enumerate(want)) {
-    auto d = dyn_cast<AffineDimExpr>(out.getResult(r));
-    if (!d || d.getPosition() != loop)
-      return std::nullopt;
-  }
-  return Contraction{op, *dims};
+  return Contraction{op, dims};
 }
 
 /// Coordinates input `operand` of `op` reads when its loops are at `loops`.
@@ -170,34 +154,6 @@ struct LogitTerms {
   }
 };
 
-/// A constant float, also through truncf/extf (exporters keep 1/sqrt(d) in
-/// f64 and truncate it in the body), or an input of `op` holding one value.
-std::optional<double> scalarOperand(Value v, linalg::LinalgOp op) {
-  // Float casts between the constant and its use round it: apply them.
-  SmallVector<FloatType> casts;
-  while (Operation *def = v.getDefiningOp()) {
-    auto type = dyn_cast<FloatType>(def->getResult(0).getType());
-    if (!type || !isa<arith::TruncFOp, arith::ExtFOp>(def))
-      break;
-    casts.push_back(type);
-    v = def->getOperand(0);
-  }
-  FloatAttr c;
-  if (matchPattern(v, m_Constant(&c))) {
-    APFloat value = c.getValue();
-    for (FloatType type : llvm::reverse(casts)) {
-      bool lost;
-      value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                    &lost);
-    }
-    return value.convertToDouble();
-  }
-  auto arg = dyn_cast<BlockArgument>(v);
-  if (!arg || arg.getOwner() != op.getBlock() ||
-      arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
-    return std::nullopt;
-  return splatValue(op.getDpsInputOperand(arg.getArgNumber())->get());
-}
 
 /// True when `v` comes from a contraction through at most `depth`
 /// elementwise ops and data movement.
@@ -323,6 +279,58 @@ Value peelLogits(Value logits, ArrayRef<AffineExpr> coords, const Space &space,
 
 } // namespace
 
+bool seqpar::isBatchedContraction(linalg::LinalgOp op,
+                                  linalg::ContractionDimensions &result) {
+  if (!isPlainContraction(op))
+    return false;
+  std::optional<double> init = splatValue(op.getDpsInitOperand(0)->get());
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (!init || *init != 0.0 || failed(dims) || dims->m.size() != 1 ||
+      dims->n.size() != 1 || dims->k.size() != 1 || dims->batch.empty() ||
+      dims->batch.size() > 2)
+    return false;
+  SmallVector<unsigned> want(dims->batch.begin(), dims->batch.end());
+  want.append({dims->m[0], dims->n[0]});
+  AffineMap out = op.getIndexingMapsArray()[2];
+  if (out.getNumResults() != want.size())
+    return false;
+  for (auto [r, loop] : llvm::enumerate(want)) {
+    auto d = dyn_cast<AffineDimExpr>(out.getResult(r));
+    if (!d || d.getPosition() != loop)
+      return false;
+  }
+  result = *dims;
+  return true;
+}
+
+std::optional<double> seqpar::scalarOperand(Value v, linalg::LinalgOp op) {
+  // Float casts between the constant and its use round it: apply them.
+  SmallVector<FloatType> casts;
+  while (Operation *def = v.getDefiningOp()) {
+    auto type = dyn_cast<FloatType>(def->getResult(0).getType());
+    if (!type || !isa<arith::TruncFOp, arith::ExtFOp>(def))
+      break;
+    casts.push_back(type);
+    v = def->getOperand(0);
+  }
+  FloatAttr c;
+  if (matchPattern(v, m_Constant(&c))) {
+    APFloat value = c.getValue();
+    for (FloatType type : llvm::reverse(casts)) {
+      bool lost;
+      value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &lost);
+    }
+    return value.convertToDouble();
+  }
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != op.getBlock() ||
+      arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
+    return std::nullopt;
+  return splatValue(op.getDpsInputOperand(arg.getArgNumber())->get());
+}
+
 double seqpar::maskedLogitLimit(Type elementType) {
   auto floatType = dyn_cast<FloatType>(elementType);
   if (!floatType)
@@ -444,6 +452,24 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
   AffineExpr bExpr = q.batch, hExpr = q.head;
   int64_t heads = cast<RankedTensorType>(m.query.value.getType())
                       .getDimSize(m.query.perm[1]);
+  // P's coordinates in the (b, h, i, j, e) dims the backward is matched in:
+  // P.V's batch loops are b * heads + h, or b and h.
+  {
+    MLIRContext *ctx = pvOp->getContext();
+    AffineExpr cb = getAffineDimExpr(0, ctx), ch = getAffineDimExpr(1, ctx);
+    SmallVector<AffineExpr> batchDims;
+    if (numBatch == 1)
+      batchDims.push_back(cb * heads + ch);
+    else if (space.same(bExpr, space.dim(0)) && space.same(hExpr, space.dim(1)))
+      batchDims.append({cb, ch});
+    if (!batchDims.empty()) {
+      batchDims.append({getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx),
+                        getAffineDimExpr(4, ctx)});
+      for (AffineExpr e : pCoords)
+        m.probabilityCoords.push_back(
+            simplifyAffineExpr(e.replaceDims(batchDims), 5, 1));
+    }
+  }
 
   // K and V as [b, a_kv, t, d], before any GQA repeat: head h reads KV head
   // h floordiv r; the largest r both allow.

@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::seqpar {
@@ -41,7 +42,21 @@ struct AttentionMatch {
   unsigned numBatchLoops = 1;
   /// The softmax probabilities P, as the program holds them.
   Value probabilities;
+  /// Where P[b, h, i, j] is in `probabilities`: affine expressions of the
+  /// five dims (b, h, i, j, e) (e unused), h a query head.
+  SmallVector<AffineExpr> probabilityCoords;
 };
+
+/// A constant float, also through truncf/extf (exporters keep 1/sqrt(d) in
+/// f64 and truncate it in the body: the casts are applied), or an input of
+/// `op` holding one value.
+std::optional<double> scalarOperand(Value v, linalg::LinalgOp op);
+
+/// True when `op` is a plain contraction (Contraction.h) into zeros with
+/// one m, n and k loop and one or two batch loops, its result laid out
+/// [batch..., m, n]; `dims` says which loops are which.
+bool isBatchedContraction(linalg::LinalgOp op,
+                          linalg::ContractionDimensions &dims);
 
 /// The largest hidden value F of a causal mask on logits of `elementType`
 /// that acts as -inf: exp(x + F - max) underflows to exactly 0 once

@@ -77,6 +77,43 @@ func.func @block_backward(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x2x6x16xbf16>, 
   return %dq, %dk, %dv : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32>
 }
 
+// CHECK-LABEL: func.func @whole_backward
+// CHECK: seqpar.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} mask(%{{.*}} : tensor<1x1x8x6xf32>) {scale = 1.250000e-01 : f32} : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32> -> tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>
+func.func @whole_backward(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x6x16xf32>, %o: tensor<1x4x8x16xf32>, %do: tensor<1x4x8x16xf32>,
+                          %mask: tensor<1x1x8x6xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32>) {
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %k, %o, %do mask(%mask : tensor<1x1x8x6xf32>) {scale = 0.125 : f32}
+      : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32> -> tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>
+  return %dq, %dk, %dv : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32>
+}
+
+// -----
+
+func.func @whole_backward_causal_cross(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x6x16xf32>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{causal attention needs as many keys (6) as queries (8)}}
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %k, %q, %q {causal, scale = 0.125 : f32}
+      : tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x16xf32> -> tensor<1x4x8x16xf32>, tensor<1x2x6x16xf32>
+  return %dq : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+func.func @whole_backward_heads(%q: tensor<1x4x8x16xf32>, %k: tensor<1x3x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  // expected-error @+1 {{key/value heads (3) must divide query heads (4), both at least 1}}
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %k, %q, %q {scale = 0.125 : f32}
+      : tensor<1x4x8x16xf32>, tensor<1x3x8x16xf32>, tensor<1x3x8x16xf32> -> tensor<1x4x8x16xf32>, tensor<1x3x8x16xf32>
+  return %dq : tensor<1x4x8x16xf32>
+}
+
+// -----
+
+func.func @whole_backward_out_grad(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %do: tensor<1x4x8x16xf16>) -> tensor<1x4x8x16xf32> {
+  // The generic form: out_grad's type is the query's in the custom one.
+  // expected-error @+1 {{all of {query, out, out_grad, query_grad} have same type}}
+  %dq, %dk, %dv = "seqpar.attention_backward"(%q, %k, %k, %q, %do) {scale = 0.125 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}
+      : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf16>) -> (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>)
+  return %dq : tensor<1x4x8x16xf32>
+}
+
 // -----
 
 func.func @backward_bad_key_grad(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %m: tensor<1x4x8xf32>, %p: tensor<8xindex>) -> tensor<1x4x8x16xf32> {

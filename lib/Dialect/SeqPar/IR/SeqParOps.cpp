@@ -98,22 +98,36 @@ static LogicalResult verifyMask(Operation *op, Value mask, RankedTensorType q,
   return success();
 }
 
-LogicalResult AttentionOp::verify() {
-  if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
-                                     getResult(), /*f32Result=*/false)))
+/// seqpar.attention's checks, shared by its backward: operands, causality
+/// (s = s_kv) and the mask; `result` is the output (or query gradient).
+static LogicalResult verifyWholeAttention(Operation *op, Value query,
+                                          Value key, Value value, Value result,
+                                          Value mask, bool causal) {
+  if (failed(verifyAttentionOperands(op, query, key, value, result,
+                                     /*f32Result=*/false)))
     return failure();
-  auto q = cast<RankedTensorType>(getQuery().getType());
-  auto k = cast<RankedTensorType>(getKey().getType());
-  int64_t heads = q.getDimSize(1);
-  if (getCausal() && q.getDimSize(2) != k.getDimSize(2))
-    return emitOpError() << "causal attention needs as many keys ("
-                         << k.getDimSize(2) << ") as queries ("
-                         << q.getDimSize(2) << ")";
-  if (Value mask = getMask())
+  auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(key.getType());
+  if (causal && q.getDimSize(2) != k.getDimSize(2))
+    return op->emitOpError() << "causal attention needs as many keys ("
+                             << k.getDimSize(2) << ") as queries ("
+                             << q.getDimSize(2) << ")";
+  if (mask)
     return verifyMask(
-        *this, mask, q,
-        {q.getDimSize(0), heads, q.getDimSize(2), k.getDimSize(2)});
+        op, mask, q,
+        {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), k.getDimSize(2)});
   return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  return verifyWholeAttention(*this, getQuery(), getKey(), getValue(),
+                              getResult(), getMask(), getCausal());
+}
+
+LogicalResult AttentionBackwardOp::verify() {
+  // The AllTypesMatch constraints tie out, out_grad and the gradients.
+  return verifyWholeAttention(*this, getQuery(), getKey(), getValue(),
+                              getQueryGrad(), getMask(), getCausal());
 }
 
 /// f32 [b, a, s] for a query [b, a, s, d].

@@ -114,6 +114,61 @@ def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure]> {
   let hasVerifier = 1;
 }
 
+def SeqPar_AttentionBackwardOp : SeqPar_Op<"attention_backward", [Pure,
+    AllTypesMatch<["query", "out", "out_grad", "query_grad"]>,
+    AllTypesMatch<["key", "key_grad", "value_grad"]>]> {
+  let summary = "Gradients of seqpar.attention: dQ, dK, dV from its out and out_grad";
+  let description = [{
+    The backward of `seqpar.attention` with the same query, key, value,
+    mask, scale and causal flag: with P the attention's probabilities,
+    `out` its result and `out_grad` the gradient of the loss with respect
+    to it, `dV = P^T . dO`, `dP = dO . V^T`, the softmax backward
+    `dS = P * (dP - rowsum(dP * P))` (rowsum(dP * P) = rowsum(dO * out)),
+    then `query_grad = scale * dS . K` and `key_grad = scale * dS^T . Q`;
+    the key and value gradients are summed over the query heads of each
+    GQA group, never repeated (docs/semantics.md §4.7; Dao 2023,
+    FlashAttention-2, Algorithm 2). The mask gets no gradient. A row whose
+    every logit is -inf has none either (0, where the single-device softmax
+    is 0/0). This is what `seqpar-raise-attention` makes of the backward
+    an exporter writes out (matmuls and the softmax backward) and what the
+    context-parallel rewrites distribute as blocks of
+    `seqpar.attention_block_backward` using the forward's LSE;
+    `seqpar-decompose-attention` lowers it to linalg (recomputing the LSE).
+
+    Shapes as `seqpar.attention`'s: query, out, out_grad and query_grad
+    [b, a, s, d]; key, value, key_grad and value_grad [b, a_kv, s_kv, d];
+    one floating-point element type; the gradients are computed in f32 and
+    rounded once.
+
+    Example (causal GQA, 4 query heads on 2 KV heads):
+    ```mlir
+    %dq, %dk, %dv = seqpar.attention_backward %q, %k, %v, %o, %do
+        {causal, scale = 0.125 : f32}
+        : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
+        -> tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$query,
+    AnyRankedTensor:$key,
+    AnyRankedTensor:$value,
+    AnyRankedTensor:$out,
+    AnyRankedTensor:$out_grad,
+    Optional<AnyRankedTensor>:$mask,
+    F32Attr:$scale,
+    UnitAttr:$causal
+  );
+  let results = (outs AnyRankedTensor:$query_grad, AnyRankedTensor:$key_grad,
+                      AnyRankedTensor:$value_grad);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `,` $out `,` $out_grad
+    (`mask` `(` $mask^ `:` type($mask) `)`)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value) `->`
+    type($query_grad) `,` type($key_grad)
+  }];
+  let hasVerifier = 1;
+}
+
 def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
     AllTypesMatch<["row_max", "row_sum"]>]> {
   let summary = "Attention of a query block against one key/value block, with its LSE in two parts";

@@ -360,6 +360,16 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     that failed; every other `linalg.softmax` or written-out softmax it
     knows gets a remark too.
 
+    With `backward=true` (training graphs), the backward the joint graph
+    writes for a raised attention (AttentionBackwardMatch.h: dV = P^T . dO,
+    dP = dO . V^T, the softmax backward times the forward's scale, dQ =
+    dS . K, dK = dS^T . Q, in any layout) becomes one
+    `seqpar.attention_backward` on the forward's operands, its result and
+    dO: each product's result is replaced by the op's gradient in that
+    product's layout, so the probabilities P are no longer kept for the
+    backward. A backward it does not recognise (grouped-query attention's
+    for now) stays as it was, with a remark at P.V; it keeps P alive.
+
     Before (heads collapsed with the batch, K^T as a transpose):
     ```mlir
     %kt = linalg.transpose ins(%k : tensor<1x2x8x4xf32>) ... permutation = [0, 1, 3, 2]
@@ -377,7 +387,14 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     ```
   }];
   let statistics = [
-    Statistic<"numRaised", "raised", "Attention blocks raised">
+    Statistic<"numRaised", "raised", "Attention blocks raised">,
+    Statistic<"numBackwardRaised", "backward-raised",
+              "Attention backwards raised">
+  ];
+  let options = [
+    Option<"backward", "backward", "bool", /*default=*/"false",
+           "Also raise each raised attention's backward (training graphs) "
+           "to seqpar.attention_backward">
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect",

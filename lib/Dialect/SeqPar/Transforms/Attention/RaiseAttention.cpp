@@ -9,10 +9,13 @@
 // causal flag; any other additive mask stays an operand. Attention that does
 // not match is left as it was, with a remark at the P.V product saying which
 // step failed, and every softmax left unraised (linalg.softmax, or the
-// written-out forms SoftmaxMatch.h knows) gets a remark.
+// written-out forms SoftmaxMatch.h knows) gets a remark. With `backward`,
+// the exporter's backward of each raised attention becomes one
+// seqpar.attention_backward (AttentionBackwardMatch.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Analysis/AttentionBackwardMatch.h"
 #include "seqpar/Analysis/AttentionMatch.h"
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"
@@ -93,12 +96,92 @@ std::string checkResult(RankedTensorType q, Type pvType,
   return ok ? "" : "P.V's result is not [b*a, s, d]";
 }
 
+/// `grad` [b, heads, tokens, d] in the layout of `product`'s result:
+/// [batch..., m, n] with batch b * heads + h or (b, h), and (m, n) =
+/// (tokens, d) or (d, tokens) when transposed. Null when the types differ.
+Value inProductLayout(OpBuilder &b, Location loc, Value grad,
+                      const AttentionGradProduct &product) {
+  if (product.transposed) {
+    auto type = cast<RankedTensorType>(grad.getType());
+    ArrayRef<int64_t> s = type.getShape();
+    Value init = tensor::EmptyOp::create(b, loc, {s[0], s[1], s[3], s[2]},
+                                         type.getElementType());
+    grad = linalg::TransposeOp::create(b, loc, grad, init,
+                                       ArrayRef<int64_t>{0, 1, 3, 2})
+               .getResult()[0];
+  }
+  auto want = cast<RankedTensorType>(product.op->getResult(0).getType());
+  auto type = cast<RankedTensorType>(grad.getType());
+  if (want.getRank() == 3 && want.getElementType() == type.getElementType() &&
+      want.getDimSize(0) == type.getDimSize(0) * type.getDimSize(1) &&
+      want.getShape().take_back(2) == type.getShape().take_back(2))
+    return tensor::CollapseShapeOp::create(
+        b, loc, want, grad,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  return want == type ? grad : Value();
+}
+
+/// The earliest of `ops` in their block; null unless all are in `block`.
+Operation *earliestIn(Block *block, ArrayRef<AttentionGradProduct> products) {
+  Operation *first = nullptr;
+  for (const AttentionGradProduct &p : products) {
+    if (p.op->getBlock() != block)
+      return nullptr;
+    if (!first || p.op->isBeforeInBlock(first))
+      first = p.op;
+  }
+  return first;
+}
+
 struct RaiseAttentionPass
     : public mlir::seqpar::impl::RaiseAttentionBase<RaiseAttentionPass> {
+  using RaiseAttentionBase::RaiseAttentionBase;
   void runOnOperation() override;
+  /// Replaces the products of `backward` by one seqpar.attention_backward
+  /// of `attention` (whose result, before any collapse, is `out`).
+  void raiseBackward(OpBuilder &b, AttentionOp attention,
+                     const AttentionBackwardMatch &backward);
 };
 
 } // namespace
+
+void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
+                                       const AttentionBackwardMatch &backward) {
+  Operation *first = earliestIn(attention->getBlock(), backward.products);
+  Operation *outGradDef = backward.outGrad.value.getDefiningOp();
+  if (!first || (outGradDef && (outGradDef->getBlock() != first->getBlock() ||
+                                !outGradDef->isBeforeInBlock(first)))) {
+    emitRemark(attention.getLoc())
+        << "attention backward not raised: its products and dO are not in "
+           "the attention's block, in order";
+    return;
+  }
+  Location loc = first->getLoc();
+  b.setInsertionPoint(first);
+  Value outGrad = materialize(b, loc, backward.outGrad);
+  auto op = AttentionBackwardOp::create(
+      b, loc, attention.getQuery().getType(), attention.getKey().getType(),
+      attention.getKey().getType(), attention.getQuery(), attention.getKey(),
+      attention.getValue(), attention.getResult(), outGrad,
+      attention.getMask(), attention.getScaleAttr(), attention.getCausalAttr());
+  for (const AttentionGradProduct &product : backward.products) {
+    Value grad = product.grad == AttentionGradProduct::Grad::Query ? op.getQueryGrad()
+                 : product.grad == AttentionGradProduct::Grad::Key ? op.getKeyGrad()
+                                                                   : op.getValueGrad();
+    Value replacement = inProductLayout(b, loc, grad, product);
+    if (!replacement) {
+      emitRemark(product.op->getLoc())
+          << "attention backward product not replaced: its result is not "
+             "the gradient's [b, heads, tokens, d] in another layout";
+      continue;
+    }
+    product.op->getResult(0).replaceAllUsesWith(replacement);
+  }
+  if (op->use_empty())
+    op->erase();
+  else
+    ++numBackwardRaised;
+}
 
 void RaiseAttentionPass::runOnOperation() {
   llvm::DenseSet<Operation *> bufferForm;
@@ -135,6 +218,21 @@ void RaiseAttentionPass::runOnOperation() {
       emitRemark(loc) << "attention not raised: " << bad;
       continue;
     }
+    // The backward is matched while the forward's P.V still exists.
+    std::optional<AttentionBackwardMatch> backwardMatch;
+    if (backward) {
+      std::string whyBackward;
+      FailureOr<AttentionBackwardMatch> bm =
+          matchAttentionBackward(*m, pv, whyBackward);
+      if (succeeded(bm) && headsType(bm->outGrad) != qType)
+        whyBackward = "dO is not of Q's type";
+      else if (succeeded(bm))
+        backwardMatch = std::move(*bm);
+      if (!whyBackward.empty())
+        emitRemark(loc) << "attention backward "
+                        << (backwardMatch ? "raised in part" : "not raised")
+                        << ": " << whyBackward;
+    }
     b.setInsertionPoint(pv);
     Value mask;
     if (m->smallMask) {
@@ -153,6 +251,9 @@ void RaiseAttentionPass::runOnOperation() {
         b.getF32FloatAttr(static_cast<float>(m->scale)),
         m->causal ? b.getUnitAttr() : nullptr);
     Value result = attention.getResult();
+    if (backwardMatch)
+      raiseBackward(b, attention, *backwardMatch);
+    b.setInsertionPoint(pv);
     if (m->numBatchLoops == 1)
       result = tensor::CollapseShapeOp::create(
           b, loc, pv->getResult(0).getType(), result,

@@ -89,3 +89,21 @@ func.func @block_backward(%q: tensor<1x4x4x8xf32>, %k: tensor<1x2x4x8xf32>, %do:
         tensor<4xindex>, tensor<4xindex> -> tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>
   return %dq, %dk, %dv : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
 }
+
+// -----
+
+// The whole backward: one block over all keys for the rows' LSE, the block
+// backward, and the f32 gradients rounded to bf16.
+// CHECK-LABEL: func.func @whole_backward
+// CHECK-NOT: seqpar.
+// CHECK: math.exp
+// CHECK: arith.truncf %{{.*}} : tensor<1x4x8x16xf32> to tensor<1x4x8x16xbf16>
+// CHECK: arith.truncf %{{.*}} : tensor<1x2x8x16xf32> to tensor<1x2x8x16xbf16>
+// CHECK: arith.truncf %{{.*}} : tensor<1x2x8x16xf32> to tensor<1x2x8x16xbf16>
+// CHECK-NOT: seqpar.
+func.func @whole_backward(%q: tensor<1x4x8x16xbf16>, %k: tensor<1x2x8x16xbf16>, %o: tensor<1x4x8x16xbf16>, %do: tensor<1x4x8x16xbf16>)
+    -> (tensor<1x4x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>) {
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %k, %o, %do {causal, scale = 0.25 : f32}
+      : tensor<1x4x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16> -> tensor<1x4x8x16xbf16>, tensor<1x2x8x16xbf16>
+  return %dq, %dk, %dv : tensor<1x4x8x16xbf16>, tensor<1x2x8x16xbf16>, tensor<1x2x8x16xbf16>
+}
