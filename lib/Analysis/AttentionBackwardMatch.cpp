@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <array>
 #include <cmath>
@@ -344,6 +345,115 @@ std::optional<Hit> tryRole(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// Under GQA: the generic summing `product`'s per-query-head result over
+/// each K/V head's r query heads (found through reshapes and transposes of
+/// it), with its result's dims as dims of [b, a_kv, tokens, d] (-1: unit).
+bool findGroupSum(AttentionGradProduct &product, const Space &space) {
+  int64_t numBatch =
+      cast<RankedTensorType>(product.op->getResult(0).getType()).getRank() - 2;
+  SmallVector<Value> frontier{product.op->getResult(0)};
+  SmallVector<linalg::GenericOp> sums;
+  for (unsigned n = 0; n < frontier.size() && n < 16; ++n)
+    for (Operation *user : frontier[n].getUsers()) {
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+              linalg::TransposeOp>(user) &&
+          user->getNumResults() == 1)
+        frontier.push_back(user->getResult(0));
+      else if (auto g = dyn_cast<linalg::GenericOp>(user))
+        sums.push_back(g);
+    }
+  int64_t r = space.groups;
+  for (linalg::GenericOp g : sums) {
+    if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+        g.getNumReductionLoops() != 1 || g.getNumParallelLoops() != 4 ||
+        !isZeroInit(g.getDpsInitOperand(0)->get()) ||
+        getReductionCombiner(g) != shard::ReductionKind::Sum)
+      continue;
+    // The summand must be the input itself (out + in).
+    Block *body = g.getBlock();
+    auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+    if (!add || !((add.getLhs() == body->getArgument(0) &&
+                   add.getRhs() == body->getArgument(1)) ||
+                  (add.getRhs() == body->getArgument(0) &&
+                   add.getLhs() == body->getArgument(1))))
+      continue;
+    unsigned numLoops = g.getNumLoops();
+    SmallVector<int64_t> sizes = g.getStaticLoopRanges();
+    SmallVector<AffineExpr> loops;
+    for (unsigned l = 0; l < numLoops; ++l)
+      loops.push_back(getAffineDimExpr(l, space.ctx));
+    SmallVector<AffineExpr> inCoords;
+    for (AffineExpr e : g.getIndexingMapsArray()[0].getResults())
+      inCoords.push_back(e.replaceDims(loops));
+    SmallVector<TracedElement> chain =
+        traceElement(g.getDpsInputOperand(0)->get(), inCoords, numLoops);
+    const TracedElement *at = nullptr;
+    for (const TracedElement &te : chain)
+      if (te.value == product.op->getResult(0))
+        at = &te;
+    if (!at)
+      continue;
+    unsigned reduction = 0;
+    SmallVector<unsigned> parallel;
+    for (auto [l, it] : llvm::enumerate(g.getIteratorTypesArray()))
+      if (it == utils::IteratorType::reduction)
+        reduction = l;
+      else
+        parallel.push_back(l);
+    int64_t want[4] = {space.sizes[0], space.sizes[1] / r, space.sizes[3],
+                       space.sizes[4]};
+    if (sizes[reduction] != r)
+      continue;
+    // Which of the sum's parallel loops are b, g, tokens and d.
+    SmallVector<unsigned> order(parallel);
+    llvm::sort(order);
+    do {
+      bool sized = true;
+      for (int d = 0; d < 4; ++d)
+        sized &= sizes[order[d]] == want[d];
+      if (!sized)
+        continue;
+      AffineExpr b = loops[order[0]], head = loops[order[1]] * r +
+                                             loops[reduction],
+                 tok = loops[order[2]], d = loops[order[3]];
+      SmallVector<AffineExpr> expected;
+      if (numBatch == 1)
+        expected.push_back(b * space.sizes[1] + head);
+      else
+        expected.append({b, head});
+      if (product.transposed)
+        expected.append({d, tok});
+      else
+        expected.append({tok, d});
+      bool same = at->coords.size() == expected.size();
+      for (unsigned c = 0; same && c < expected.size(); ++c)
+        same = sameExpr(at->coords[c], expected[c], sizes);
+      if (!same)
+        continue;
+      SmallVector<int64_t, 5> dims;
+      auto outType = cast<RankedTensorType>(g->getResult(0).getType());
+      for (auto [res, e] :
+           llvm::enumerate(g.getIndexingMapsArray()[1].getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(e);
+        if (!dim) {
+          if (outType.getDimSize(res) != 1)
+            break;
+          dims.push_back(-1);
+          continue;
+        }
+        dims.push_back(llvm::find(order, dim.getPosition()) - order.begin());
+      }
+      if (dims.size() != size_t(outType.getRank()) ||
+          llvm::count_if(dims, [](int64_t d) { return d >= 0; }) != 4)
+        continue;
+      product.groupSum = g;
+      product.groupSumDims = dims;
+      return true;
+    } while (std::next_permutation(order.begin(), order.end()));
+  }
+  return false;
+}
+
 /// True when `v` is used by something other than `pv`, also through views.
 bool usedBeyond(Value v, Operation *pv) {
   for (Operation *user : v.getUsers()) {
@@ -377,11 +487,6 @@ seqpar::matchAttentionBackward(const AttentionMatch &fwd, linalg::LinalgOp pv,
                q.getDimSize(fwd.query.perm[2]), k.getDimSize(fwd.key.perm[2]),
                q.getDimSize(fwd.query.perm[3])}};
   space.groups = space.sizes[1] / k.getDimSize(fwd.key.perm[1]);
-  if (space.groups != 1) {
-    why = "grouped-query attention's backward (key/value gradients summed "
-          "over each group's query heads) is not matched yet";
-    return failure();
-  }
   auto func = pv->getParentOfType<func::FuncOp>();
   if (!func)
     return failure();
@@ -446,11 +551,21 @@ seqpar::matchAttentionBackward(const AttentionMatch &fwd, linalg::LinalgOp pv,
       m.outGrad = h;
       break;
     }
-  if (!valueGrads.empty())
-    m.products.push_back({valueGrads[0]->op, AttentionGradProduct::Grad::Value,
-                          valueGrads[0]->transposed});
-  else
+  // Under GQA dK and dV need their group sums.
+  auto add = [&](AttentionGradProduct product) {
+    if (space.groups == 1 || product.grad == AttentionGradProduct::Grad::Query)
+      m.products.push_back(product);
+    else if (findGroupSum(product, space))
+      m.products.push_back(product);
+    else
+      return false;
+    return true;
+  };
+  if (valueGrads.empty())
     why = "no dV = P^T . dO product";
+  else if (!add({valueGrads[0]->op, AttentionGradProduct::Grad::Value,
+                 valueGrads[0]->transposed}))
+    why = "no sum of dV = P^T . dO over each K/V head's query heads";
 
   // dQ and dK: their dS must be scale * (P * dP - P * R).
   SmallVector<std::string> missing;
@@ -476,12 +591,10 @@ seqpar::matchAttentionBackward(const AttentionMatch &fwd, linalg::LinalgOp pv,
               mono == Monomial{1, 0, 1};
       if (!ok || found)
         continue;
-      found = true;
-      m.products.push_back({hit->op,
-                            role == Role::QueryGrad
-                                ? AttentionGradProduct::Grad::Query
-                                : AttentionGradProduct::Grad::Key,
-                            hit->transposed});
+      found = add({hit->op,
+                   role == Role::QueryGrad ? AttentionGradProduct::Grad::Query
+                                           : AttentionGradProduct::Grad::Key,
+                   hit->transposed});
     }
     if (!found)
       missing.push_back(role == Role::QueryGrad

@@ -29,6 +29,12 @@ struct AttentionGradProduct {
   linalg::LinalgOp op;
   Grad grad;
   bool transposed = false;
+  /// Grouped-query attention's dK and dV: the sum over each group's r
+  /// query heads of `op`'s per-head result, whose result replaces instead.
+  /// Each of its result dims is dim `groupSumDims[r]` of the compact
+  /// gradient [b, a_kv, tokens, d], or -1 for a unit dim.
+  linalg::LinalgOp groupSum;
+  SmallVector<int64_t, 5> groupSumDims;
 };
 
 /// The backward found for one attention.
@@ -44,8 +50,10 @@ struct AttentionBackwardMatch {
 /// has users that are not a backward this matcher recognises (or only part
 /// of one: each product found is returned, the rest named in `why`), and
 /// with `why` empty when P has no users but the forward's P.V (a forward
-/// program). Grouped-query attention (a_kv < a) is not matched yet: its
-/// key/value gradients are sums over the group of per-head products.
+/// program). Under grouped-query attention (a_kv < a) the key and value
+/// products are per query head and each needs its group sum (a reduction
+/// generic over the r heads of each K/V head, after reshapes and
+/// transposes).
 FailureOr<AttentionBackwardMatch>
 matchAttentionBackward(const AttentionMatch &forward, linalg::LinalgOp pv,
                        std::string &why);

@@ -367,8 +367,10 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     `seqpar.attention_backward` on the forward's operands, its result and
     dO: each product's result is replaced by the op's gradient in that
     product's layout, so the probabilities P are no longer kept for the
-    backward. A backward it does not recognise (grouped-query attention's
-    for now) stays as it was, with a remark at P.V; it keeps P alive.
+    backward. Under GQA the per-query-head dK and dV products are summed
+    over each K/V head's query heads by the exporter; those sums are
+    replaced by the compact gradients. A backward it does not recognise
+    stays as it was, with a remark at P.V; it keeps P alive.
 
     Before (heads collapsed with the batch, K^T as a transpose):
     ```mlir

@@ -121,6 +121,45 @@ Value inProductLayout(OpBuilder &b, Location loc, Value grad,
   return want == type ? grad : Value();
 }
 
+/// The compact `grad` [b, a_kv, tokens, d] in the layout of `product`'s
+/// group sum: its dims reordered, unit dims inserted. Null when the types
+/// differ.
+Value inGroupSumLayout(OpBuilder &b, Location loc, Value grad,
+                       const AttentionGradProduct &product) {
+  SmallVector<int64_t> perm;
+  for (int64_t d : product.groupSumDims)
+    if (d >= 0)
+      perm.push_back(d);
+  auto type = cast<RankedTensorType>(grad.getType());
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, 4))) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : perm)
+      shape.push_back(type.getDimSize(d));
+    Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    grad = linalg::TransposeOp::create(b, loc, grad, init, perm).getResult()[0];
+  }
+  auto want = cast<RankedTensorType>(product.groupSum->getResult(0).getType());
+  if (want.getRank() == 4)
+    return want == grad.getType() ? grad : Value();
+  // Unit dims join the dim after them (or the last one).
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  for (auto [r, d] : llvm::enumerate(product.groupSumDims)) {
+    pending.push_back(r);
+    if (d >= 0) {
+      groups.push_back(pending);
+      pending.clear();
+    }
+  }
+  if (!pending.empty())
+    groups.back().append(pending.begin(), pending.end());
+  if (want.getElementType() != type.getElementType() ||
+      tensor::CollapseShapeOp::inferCollapsedType(want, groups) !=
+          grad.getType())
+    return Value();
+  return tensor::ExpandShapeOp::create(b, loc, want, grad, groups);
+}
+
 /// The earliest of `ops` in their block; null unless all are in `block`.
 Operation *earliestIn(Block *block, ArrayRef<AttentionGradProduct> products) {
   Operation *first = nullptr;
@@ -168,14 +207,18 @@ void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
     Value grad = product.grad == AttentionGradProduct::Grad::Query ? op.getQueryGrad()
                  : product.grad == AttentionGradProduct::Grad::Key ? op.getKeyGrad()
                                                                    : op.getValueGrad();
-    Value replacement = inProductLayout(b, loc, grad, product);
+    Value replacement = product.groupSum
+                            ? inGroupSumLayout(b, loc, grad, product)
+                            : inProductLayout(b, loc, grad, product);
     if (!replacement) {
       emitRemark(product.op->getLoc())
           << "attention backward product not replaced: its result is not "
              "the gradient's [b, heads, tokens, d] in another layout";
       continue;
     }
-    product.op->getResult(0).replaceAllUsesWith(replacement);
+    (product.groupSum ? product.groupSum : product.op)
+        ->getResult(0)
+        .replaceAllUsesWith(replacement);
   }
   if (op->use_empty())
     op->erase();
