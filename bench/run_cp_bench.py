@@ -21,14 +21,24 @@ rewritten by ``seqpar-context-parallel`` (zigzag load balancing) and run by
   part of the transfer time the compute hid. All-gather and Ulysses block,
   hidden ~ 0.
 
+With --training the layer is the attention and its backward
+(``seqpar.attention_backward`` of the same attention, dO an input), as a
+training graph holds them once raised (docs/context-parallelism.md,
+"Training: the attention backward"); the columns then add the backward's
+region ('attention_backward') and the transfers include the backward's
+(ring: K/V again and the dK/dV blocks on their way home), and the output
+columns are forward + backward.
+
 Sizes whose estimated peak over all ranks (about six [a, s_q, 1024] f32
-buffers per rank: attention blocks run over key tiles of 1024) exceeds
+buffers per rank: attention blocks run over key tiles of 1024; a backward
+block is not tiled: five [a, s_q, s_kv] f32 buffers) exceeds
 --mem-gib are skipped with a line saying so; a run that fails prints its
 last line and the table goes on. --check adds
 seqpar-run's comparison against the unsharded program (slow at large s).
 
 Example (the docs' table):
     python3 bench/run_cp_bench.py --ranks 2 4 --chunks 1024 2048 4096 8192
+    python3 bench/run_cp_bench.py --training --ranks 2 4 --chunks 512 1024 2048
 
 Only the Python standard library is used; builds nothing (ninja -C build).
 """
@@ -55,25 +65,30 @@ KV_COLLECTIVES = {
 }
 
 
-def program(grid, s, heads):
+def program(grid, s, heads, training=False):
     """Unsharded causal attention, [1, heads, s, HEAD_DIM] f32, on a grid of
-    shape `grid` (e.g. "4" or "2x2")."""
+    shape `grid` (e.g. "4" or "2x2"); with `training` also its backward,
+    returning out, dQ, dK and dV."""
     t = f"tensor<1x{heads}x{s}x{HEAD_DIM}xf32>"
     arg = f"{t} {{seqpar.seq_dim = 2 : i64}}"
-    scale = 1.0 / HEAD_DIM ** 0.5
-    return (
-        f"shard.grid @grid(shape = {grid})\n"
-        f"func.func @main(%q: {arg}, %k: {arg}, %v: {arg}) -> {t} {{\n"
-        f"  %o = seqpar.attention %q, %k, %v {{causal, scale = {scale:.8e} : f32}}"
-        f" : {t}, {t}, {t} -> {t}\n"
-        f"  return %o : {t}\n"
-        "}\n")
+    attrs = f"{{causal, scale = {1.0 / HEAD_DIM ** 0.5:.8e} : f32}}"
+    head = f"shard.grid @grid(shape = {grid})\n"
+    forward = f"  %o = seqpar.attention %q, %k, %v {attrs} : {t}, {t}, {t} -> {t}\n"
+    if not training:
+        return (head + f"func.func @main(%q: {arg}, %k: {arg}, %v: {arg}) -> {t} {{\n"
+                + forward + f"  return %o : {t}\n}}\n")
+    return (head + f"func.func @main(%q: {arg}, %k: {arg}, %v: {arg}, %do: {arg})"
+            f" -> ({t}, {t}, {t}, {t}) {{\n" + forward
+            + f"  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %v, %o, %do {attrs}"
+            f" : {t}, {t}, {t} -> {t}, {t}\n"
+            f"  return %o, %dq, %dk, %dv : {t}, {t}, {t}, {t}\n}}\n")
 
 
-def peak_gib(c, chunk, heads, strategy):
+def peak_gib(c, chunk, heads, strategy, training=False):
     """Rough per-rank peak: six score-sized f32 buffers (scores, logits,
     exponentials, probabilities and bufferization's copies) of a key tile
-    (seqpar-tile-attention, 1024 keys) against all local queries."""
+    (seqpar-tile-attention, 1024 keys) against all local queries; with
+    `training`, five of a whole block (the backward block is not tiled)."""
     if strategy == "ring":
         rows, cols, h = chunk, chunk, heads
     elif strategy == "all-gather":
@@ -83,7 +98,8 @@ def peak_gib(c, chunk, heads, strategy):
         rows, cols, h = u * chunk, u * chunk, heads // u
     else:  # Ulysses: heads / c heads over the whole sequence
         rows, cols, h = c * chunk, c * chunk, heads // c
-    return 6 * h * rows * min(cols, KV_TILE) * 4 / 2**30
+    block = 5 * cols if training else 6 * min(cols, KV_TILE)
+    return h * rows * block * 4 / 2**30
 
 
 def parse_counters(text):
@@ -132,9 +148,9 @@ def run_one(args, work, c, chunk, strategy):
         grid = f"{c // u}x{u}"
         options += " grid-axis=0 ulysses-axis=1"
     with open(base + ".mlir", "w") as f:
-        f.write(program(grid, s, heads))
+        f.write(program(grid, s, heads, args.training))
     with open(base + ".ref.mlir", "w") as f:
-        f.write(program("1", s, heads))
+        f.write(program("1", s, heads, args.training))
     subprocess.run([args.seqpar_opt, base + ".mlir",
                     f"--seqpar-context-parallel={options}",
                     "--canonicalize", "--cse", "-o", base + ".rank.mlir"],
@@ -151,11 +167,13 @@ def run_one(args, work, c, chunk, strategy):
                  if "error" in l or "Killed" in l or "signal" in l]
         return {"failed": lines[-1].strip() if lines else
                 f"exit status {done.returncode}"}
-    attention, transfer, wait, flops = [], [], [], []
+    attention, backward, transfer, wait, flops = [], [], [], [], []
     for r in ranks.values():
         f, sec = r["region"].get("attention", (0, 0.0))
+        fb, secb = r["region"].get("attention_backward", (0, 0.0))
         attention.append(sec)
-        flops.append(f)
+        backward.append(secb)
+        flops.append(f + fb)
         kv = [r["coll"].get(op, (0.0, 0.0)) for op in KV_COLLECTIVES[strategy]]
         # A ring transfer is a send and a recv over the same time: count the
         # longer of the two.
@@ -166,7 +184,8 @@ def run_one(args, work, c, chunk, strategy):
         checked = "ok" if "reference: pass" in done.stdout else "FAIL"
     mean = sum(flops) / len(flops) if flops else 0
     return {
-        "attention": max(attention), "transfer": max(transfer),
+        "attention": max(attention), "backward": max(backward),
+        "transfer": max(transfer),
         "wait": max(wait), "balance": max(flops) / mean if mean else 0,
         "checked": checked,
     }
@@ -184,6 +203,8 @@ def main():
                    help="skip sizes whose estimated peak over all ranks is larger")
     p.add_argument("--check", action="store_true",
                    help="also compare with the unsharded program")
+    p.add_argument("--training", action="store_true",
+                   help="the attention and its backward (seqpar.attention_backward)")
     p.add_argument("--seqpar-opt", default=os.path.join(ROOT, "build/bin/seqpar-opt"))
     p.add_argument("--seqpar-run", default=os.path.join(ROOT, "build/bin/seqpar-run"))
     p.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
@@ -192,10 +213,11 @@ def main():
         if not os.access(tool, os.X_OK):
             sys.exit(f"run_cp_bench.py: {tool} not found (ninja -C build)")
 
-    print(f"causal attention, b=1, a=c heads, d={HEAD_DIM}, f32, zigzag; "
-          "seconds are max over ranks")
+    print(f"causal attention{' and its backward' if args.training else ''}, "
+          f"b=1, a=c heads, d={HEAD_DIM}, f32, zigzag; seconds are max over ranks")
     print(f"{'c':>2} {'s/c':>6} {'strategy':<10} {'attention_s':>11} "
-          f"{'transfer_s':>10} {'wait_s':>8} {'hidden':>7} {'flops_max/mean':>14}"
+          + (f"{'backward_s':>10} " if args.training else "")
+          + f"{'transfer_s':>10} {'wait_s':>8} {'hidden':>7} {'flops_max/mean':>14}"
           + ("  check" if args.check else ""))
     with tempfile.TemporaryDirectory() as work:
         for c in args.ranks:
@@ -204,7 +226,7 @@ def main():
                     if strategy == "hybrid" and (c < 2 * HYBRID_ULYSSES or
                                                  c % HYBRID_ULYSSES):
                         continue  # needs >= 2 ring ranks of 2 Ulysses ranks
-                    need = c * peak_gib(c, chunk, c, strategy)
+                    need = c * peak_gib(c, chunk, c, strategy, args.training)
                     if need > args.mem_gib:
                         print(f"{c:>2} {chunk:>6} {strategy:<10} skipped: needs "
                               f"~{need:.1f} GiB on {c} ranks (--mem-gib {args.mem_gib:g})")
@@ -219,7 +241,8 @@ def main():
                     if strategy == "ring" and r["transfer"] > 0:
                         hidden = f"{1 - r['wait'] / r['transfer']:.1%}"
                     print(f"{c:>2} {chunk:>6} {strategy:<10} {r['attention']:>11.4f} "
-                          f"{r['transfer']:>10.4f} {r['wait']:>8.4f} {hidden:>7} "
+                          + (f"{r['backward']:>10.4f} " if args.training else "")
+                          + f"{r['transfer']:>10.4f} {r['wait']:>8.4f} {hidden:>7} "
                           f"{r['balance']:>14.3f}"
                           + (f"  {r['checked']}" if args.check else ""),
                           flush=True)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Training-step benchmark: one GPT-2-sized layer with an LM head (h=768,
 a=12, b=1, s=1024 and 4096, f32), forward + backward, per rank on 2 CPU MPI
-ranks: seqpar TP, TP+SP and TP+SP saving gathered inputs against PyTorch
+ranks: seqpar TP, TP+SP, TP+SP saving gathered inputs and context
+parallelism (ring, ring keeping K/V, all-gather-KV, Ulysses) against PyTorch
 DTensor TP and TP+SP (gloo) in the same run, with step time split into
 compute and communication, peak memory, bytes sent per rank and the error of
 the loss and every gradient. Writes docs/benchmarks-training.md and
@@ -38,6 +39,12 @@ SEQPAR_VARIANTS = [  # (name, seqpar-pipeline options)
     ("TP", "tp=2 sp=false"),
     ("TP+SP", "tp=2"),
     ("TP+SP save-gathered", "tp=2 save-gathered=true"),
+    # Context parallelism of the whole step, the attention backward included
+    # (docs/context-parallelism.md, "Training: the attention backward").
+    ("CP ring", "cp=2"),
+    ("CP ring keep-kv", "cp=2 cp-keep-kv=true"),
+    ("CP all-gather", "cp=2 cp-strategy=all-gather"),
+    ("CP Ulysses", "cp=2 cp-strategy=ulysses"),
 ]
 TORCH_VARIANTS = [("TP", "tp"), ("TP+SP", "tp-sp")]
 

@@ -256,6 +256,11 @@ void TokenTracer::visit(const Digit &digit) {
         if (digit.dim == 2)
           same(attention->getOperand(0));
       })
+      .Case<AttentionBackwardOp>([&](AttentionBackwardOp backward) {
+        // dQ follows the queries, dK and dV the keys and values.
+        if (digit.dim == 2)
+          same(backward->getOperand(resultIndex));
+      })
       .Case<AttentionMergeOp>([&](AttentionMergeOp merge) {
         // Results (out, row max, row sum) follow the first partial's.
         same(merge->getOperand(resultIndex));

@@ -631,6 +631,24 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         mixing.operandDims = info.operandDims;
         return mixing;
       })
+      .Case<AttentionBackwardOp>([&](AttentionBackwardOp backward) {
+        // The gradients follow the tokens of what they differentiate: dQ
+        // the queries', dK and dV the keys'. Not token-wise either.
+        StridedDim tokens{2, 1};
+        for (unsigned i = 0; i < 5; ++i)
+          if (readsTokens(i, tokens))
+            info.operandDims[i] = 2;
+        if (readsTokens(0, tokens))
+          setSeqDim(backward.getQueryGrad(), tokens);
+        if (readsTokens(1, tokens))
+          setSeqDim(backward.getKeyGrad(), tokens);
+        if (readsTokens(2, tokens))
+          setSeqDim(backward.getValueGrad(), tokens);
+        TokenWiseInfo mixing = notTokenWise(
+            Kind::NotTokenWise, "attends across the sequence");
+        mixing.operandDims = info.operandDims;
+        return mixing;
+      })
       .Case<AttentionBlockOp, AttentionMergeOp>([&](Operation *attention) {
         // Context parallelism's block ops: out and LSE follow the queries'
         // (or the first partial's) tokens; not token-wise.

@@ -134,6 +134,7 @@ SeqParPipelineOptions::getContextParallelOptions() const {
   options.strategy = cpStrategy;
   options.loadBalance = loadBalance;
   options.pad = cpPad;
+  options.keepKV = cpKeepKV;
   if (getGrid().hasUlyssesAxis())
     options.ulyssesAxis = GridContract::kUlyssesAxis;
   return options;
@@ -188,8 +189,11 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   pm.addPass(createCombineAllReduces());
   // After TP planning, attention is raised on the per-rank (a/t heads)
   // program: it then runs tiled over keys (never holding s x s scores), and
-  // the CP axis can shard it.
-  pm.addNestedPass<func::FuncOp>(createRaiseAttention());
+  // the CP axis can shard it. A training graph's attention backward is
+  // raised with it: its P is no longer kept, and CP distributes it.
+  RaiseAttentionOptions raise;
+  raise.backward = true;
+  pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   pm.addPass(createCanonicalizerPass());
   // The CP axis shards every sequence-carrying value.
   if (opts.getGrid().hasRingAxis())

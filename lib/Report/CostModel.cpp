@@ -2,6 +2,7 @@
 
 #include "seqpar/Analysis/Activations.h"
 
+#include "seqpar/Analysis/AttentionFlops.h"
 #include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -159,20 +160,15 @@ std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
     result.flops = flops.value_or(0);
     return result;
   };
-  auto attentionFlops = [&](Value q, Value k) -> std::optional<OpFlops> {
-    auto qt = cast<RankedTensorType>(q.getType());
-    auto kt = cast<RankedTensorType>(k.getType());
-    if (!qt.hasStaticShape() || !kt.hasStaticShape())
+  if (isa<AttentionOp, AttentionBlockOp, AttentionBackwardOp,
+          AttentionBlockBackwardOp>(op)) {
+    SmallVector<int64_t, 6> factors = getAttentionFlopFactors(op);
+    if (factors.empty())
       return std::nullopt;
-    // 4 * b * a * s_q * s_kv * d: Q.K^T and P.V.
-    return count("attention",
-                 {4, qt.getDimSize(0), qt.getDimSize(1), qt.getDimSize(2),
-                  kt.getDimSize(2), qt.getDimSize(3)});
-  };
-  if (auto attention = dyn_cast<AttentionOp>(op))
-    return attentionFlops(attention.getQuery(), attention.getKey());
-  if (auto block = dyn_cast<AttentionBlockOp>(op))
-    return attentionFlops(block.getQuery(), block.getKey());
+    return count(isa<AttentionOp, AttentionBlockOp>(op) ? "attention"
+                                                        : "attention_backward",
+                 factors);
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics())
     return std::nullopt;

@@ -76,12 +76,16 @@ def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"
   let description = [{
     Wraps every `seqpar.attention` and `seqpar.attention_block` in calls of
     `seqpar_rt_region_begin("attention", flops)` and
-    `seqpar_rt_region_end("attention")` (llvm.call on a module string), so
-    the runtime's per-rank counters (printed by seqpar-run) hold the number
-    of attention blocks each rank ran, their FLOPs and their wall time.
-    flops = 4 * b * a * s * t * d: the multiply-adds of Q.K^T and P.V as the
-    decomposition computes them (a causal block counts whole; softmax is not
-    counted, as in seqpar-run's contraction FLOPs). Blocks a ring skips
+    `seqpar_rt_region_end("attention")` (llvm.call on a module string), and
+    every `seqpar.attention_backward` and `seqpar.attention_block_backward`
+    likewise in a region "attention_backward", so the runtime's per-rank
+    counters (printed by seqpar-run) hold the number of attention blocks
+    each rank ran in forward and in backward, their FLOPs and their wall
+    time. flops = 4 * b * a * s * t * d forward: the multiply-adds of Q.K^T
+    and P.V as the decomposition computes them; 10 * b * a * s * t * d for a
+    block backward (five contractions) and 12 for a whole backward
+    (getAttentionFlops, AttentionFlops.h). A causal block counts whole;
+    softmax is not counted, as in seqpar-run's contraction FLOPs. Blocks a ring skips
     (scf.if on the causal order) are not counted, since they do not run.
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`, whose
     ops land between the two calls. Without an initialised runtime the calls

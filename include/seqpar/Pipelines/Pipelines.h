@@ -122,6 +122,12 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       *this, "load-balance",
       llvm::cl::desc("CP token assignment: zigzag or none"),
       llvm::cl::init(LoadBalance::Zigzag), loadBalanceValues()};
+  PassOptions::Option<bool> cpKeepKV{
+      *this, "cp-keep-kv",
+      llvm::cl::desc("Training graphs, ring: keep the K/V blocks the forward "
+                     "received for the backward instead of sending them "
+                     "again"),
+      llvm::cl::init(false)};
 
   /// The grid the pipeline creates: [tp], [tp, cp] or, for hybrid,
   /// [tp, cp/cp-ulysses, cp-ulysses].

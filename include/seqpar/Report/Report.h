@@ -84,9 +84,9 @@ struct CollectiveCost {
 std::optional<CollectiveCost> collectiveCost(Operation *op);
 
 /// FLOPs of one op and its kind: "matmul" (2 * iteration space of a plain
-/// contraction), "attention" (4 * b * a * s_q * s_kv * d per
-/// seqpar.attention or attention_block, a causal block counted whole, as
-/// the runtime's 'attention' region does), "elementwise" and "reduction"
+/// contraction), "attention" and "attention_backward" (the forward and
+/// backward attention ops, getAttentionFlops, as the runtime's regions of
+/// those names count them), "elementwise" and "reduction"
 /// (float arithmetic ops in the body times the iteration space). Ops inside
 /// scf.for loops count once per iteration (static trip counts).
 struct OpFlops {

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Analysis/AttentionFlops.h"
 #include "seqpar/Conversion/LLVMCommon/LLVMCallUtils.h"
 #include "seqpar/Conversion/Passes.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -24,29 +25,27 @@ using namespace mlir::seqpar;
 
 namespace {
 
-constexpr StringLiteral kRegionName = "attention";
-constexpr StringLiteral kNameGlobal = "__seqpar_region_attention";
+/// The runtime regions: the forward attention ops, and the backward ones
+/// (training graphs), whose FLOPs getAttentionFlops gives.
+struct Region {
+  StringLiteral name;
+  StringLiteral global;
+};
+constexpr Region kForward{"attention", "__seqpar_region_attention"};
+constexpr Region kBackward{"attention_backward",
+                           "__seqpar_region_attention_backward"};
 
-/// FLOPs of the two contractions as the decomposition computes them:
-/// 2 * b * a * s * t * d for Q.K^T and again for P.V (a causal block counts
-/// whole: it is computed whole, then masked).
-int64_t attentionFlops(Value query, Value key) {
-  auto q = cast<RankedTensorType>(query.getType());
-  auto k = cast<RankedTensorType>(key.getType());
-  return 4 * q.getDimSize(0) * q.getDimSize(1) * q.getDimSize(2) *
-         k.getDimSize(2) * q.getDimSize(3);
-}
-
-/// The module's NUL-terminated region name, created once.
-LLVM::GlobalOp getOrCreateName(OpBuilder &b, ModuleOp module) {
-  if (auto global = module.lookupSymbol<LLVM::GlobalOp>(kNameGlobal))
+/// The module's NUL-terminated name of `region`, created once.
+LLVM::GlobalOp getOrCreateName(OpBuilder &b, ModuleOp module,
+                               const Region &region) {
+  if (auto global = module.lookupSymbol<LLVM::GlobalOp>(region.global))
     return global;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
-  std::string text = (kRegionName + Twine('\0')).str();
+  std::string text = (region.name + Twine('\0')).str();
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), text.size());
   return LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true,
-                                LLVM::Linkage::Internal, kNameGlobal,
+                                LLVM::Linkage::Internal, region.global,
                                 b.getStringAttr(text));
 }
 
@@ -55,13 +54,21 @@ struct InstrumentAttentionPass
           InstrumentAttentionPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<std::pair<Operation *, int64_t>> sites;
+    struct Site {
+      Operation *op;
+      int64_t flops;
+      const Region *region;
+    };
+    SmallVector<Site> sites;
     module.walk([&](Operation *op) {
-      if (auto block = dyn_cast<AttentionBlockOp>(op))
-        sites.push_back({op, attentionFlops(block.getQuery(), block.getKey())});
-      else if (auto attention = dyn_cast<AttentionOp>(op))
-        sites.push_back(
-            {op, attentionFlops(attention.getQuery(), attention.getKey())});
+      if (!isa<AttentionOp, AttentionBlockOp, AttentionBackwardOp,
+               AttentionBlockBackwardOp>(op))
+        return;
+      // Dynamic shapes or an overflow count 0 FLOPs (the time still counts).
+      int64_t flops = getAttentionFlops(op).value_or(0);
+      sites.push_back({op, flops,
+                       isa<AttentionOp, AttentionBlockOp>(op) ? &kForward
+                                                              : &kBackward});
     });
     if (sites.empty())
       return;
@@ -74,9 +81,9 @@ struct InstrumentAttentionPass
     LLVM::LLVMFuncOp end =
         getOrDeclareFunc(b, module, "seqpar_rt_region_end",
                          LLVM::LLVMFunctionType::get(i32, {ptr}));
-    LLVM::GlobalOp name = getOrCreateName(b, module);
-    for (auto [op, flops] : sites) {
+    for (auto [op, flops, region] : sites) {
       Location loc = op->getLoc();
+      LLVM::GlobalOp name = getOrCreateName(b, module, *region);
       b.setInsertionPoint(op);
       Value text = LLVM::AddressOfOp::create(b, loc, name);
       LLVM::CallOp::create(b, loc, begin,

@@ -555,6 +555,19 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
       computes them, and the all-to-all goes back.
     Bytes per rank (docs/semantics.md §5) are reported in a remark per function.
 
+    A training graph's `seqpar.attention_backward` of such an attention (its
+    out is the attention's result; same Q, K, V, mask, scale and causal
+    flag) is distributed with it (docs/context-parallelism.md, "Training:
+    the attention backward"): blocks of `seqpar.attention_block_backward`
+    read the forward's merged LSE and output. `ring`: the forward's steps
+    again, dQ accumulated locally in f32, K/V circulating again (or, with
+    `keep-kv`, the blocks the forward received kept until the backward),
+    and each block's dK/dV (f32) travelling with it and one more hop back
+    to its owner; `all-gather`: K/V gathered again, dK/dV
+    reduce-scattered; `ulysses`/`hybrid`: the forward's head-sharded Q, K,
+    V and output kept, dO and the gradients moved by all-to-all. Any other
+    backward of a distributed attention runs whole on gathered operands.
+
     With `pad`, a sequence not divisible by c (2c with zigzag) is padded at
     its end to s' = c*ceil(s/c) (2c*ceil(s/2c)): the sequence-carrying
     arguments stay whole (replicated) and each rank pads and takes its own
@@ -619,11 +632,16 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
            /*default=*/"::mlir::seqpar::LoadBalance::Zigzag",
            "Token assignment: zigzag (chunks r and 2c-1-r of 2c) or none "
            "(contiguous s/c tokens per rank)",
-           "::mlir::seqpar::loadBalanceValues()">
+           "::mlir::seqpar::loadBalanceValues()">,
+    Option<"keepKV", "keep-kv", "bool", /*default=*/"false",
+           "Ring backward: keep the K/V blocks the forward received until "
+           "the backward (c-1 more K/V blocks held per attention) instead of "
+           "sending them around the ring again">
   ];
   let statistics = [
     Statistic<"numRewritten", "num-attention-rewritten",
-              "seqpar.attention ops distributed over the CP axis">,
+              "seqpar.attention ops and their backwards distributed over the "
+              "CP axis">,
     Statistic<"numGathered", "num-values-gathered",
               "Values all-gathered for ops that need all tokens">
   ];

@@ -88,6 +88,7 @@ ContextParallelPass::runOnFunction(func::FuncOp func,
   target.strategy = strategy;
   target.zigzag = loadBalance == LoadBalance::Zigzag;
   target.pad = pad;
+  target.keepKV = keepKV;
   int16_t axis = 0;
   if (failed(resolveGridAxis(func, gridName, gridAxis, "CP", target.grid, axis,
                              target.numRanks)))

@@ -171,7 +171,11 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   // Reductions over the sequence among `localOps`: run on the shard and
   // all-reduced. Not with padding, whose zero tokens would join them.
   llvm::DenseMap<Operation *, SequenceReduction> reductions;
-  int64_t numAttention = 0;
+  int64_t numAttention = 0, numBackward = 0;
+  // The forward each distributed backward reads its LSE from, and the
+  // forwards that have one.
+  llvm::DenseMap<Operation *, AttentionOp> forwardOf;
+  llvm::DenseSet<Operation *> hasBackward;
   llvm::MapVector<Operation *, std::string> boundaries;
   for (Operation &op : body) {
     bool readsShard = llvm::any_of(
@@ -214,6 +218,20 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
         ++numAttention;
         localOps.insert(&op);
         sharded.insert(attention.getResult());
+        continue;
+      }
+    } else if (auto backward = dyn_cast<AttentionBackwardOp>(op)) {
+      auto forward = backward.getOut().getDefiningOp<AttentionOp>();
+      if (forward && !localOps.contains(forward))
+        forward = nullptr;
+      reason = whyNotDistributable(backward, forward, analysis, sharded);
+      if (reason.empty()) {
+        ++numBackward;
+        forwardOf[&op] = forward;
+        hasBackward.insert(forward);
+        localOps.insert(&op);
+        for (Value result : op.getResults())
+          sharded.insert(result);
         continue;
       }
     } else if (auto reduction = getPartialReduction(&op, analysis);
@@ -284,23 +302,44 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
                     sharding.withDimSplit(seq.dim, axes, kind));
     localValues.insert(arg);
   }
-  DistributedAttentionStats stats;
+  DistributedAttentionStats stats, backwardStats;
+  llvm::DenseMap<Operation *, AttentionForwardState> savedForBackward;
   int64_t numReductions = 0, reductionBytes = 0;
+  // Whole (padded) arguments an attention or its backward reads directly
+  // become this rank's tokens; the mask stays whole.
+  auto localizeWholeArgs = [&](Operation *op, Value mask) {
+    for (OpOperand &operand : op->getOpOperands())
+      if (wholeArgs.contains(operand.get()) && operand.get() != mask) {
+        OpBuilder b(op);
+        operand.set(builder.localize(b, op->getLoc(), operand.get(),
+                                     /*dim=*/2, /*inner=*/1));
+      }
+  };
+  auto replaceLocal = [&](Operation *op, ValueRange locals) {
+    for (auto [result, local] : llvm::zip(op->getResults(), locals)) {
+      localValues.insert(local);
+      result.replaceAllUsesWith(local);
+      localValues.erase(result);
+    }
+    op->erase();
+  };
   for (Operation *op : localOps.takeVector()) {
     if (auto attention = dyn_cast<AttentionOp>(op)) {
-      // Whole (padded) arguments read directly: this rank's tokens.
-      for (OpOperand &operand : attention->getOpOperands())
-        if (wholeArgs.contains(operand.get()) &&
-            operand.get() != attention.getMask()) {
-          OpBuilder b(attention);
-          operand.set(builder.localize(b, attention.getLoc(), operand.get(),
-                                       /*dim=*/2, /*inner=*/1));
-        }
-      Value local = distributeAttention(attention, strategy, builder, stats);
-      localValues.insert(local);
-      attention.getResult().replaceAllUsesWith(local);
-      localValues.erase(attention.getResult());
-      attention.erase();
+      localizeWholeArgs(attention, attention.getMask());
+      DistributedAttention local = distributeAttention(
+          attention, strategy, builder, hasBackward.contains(op), stats);
+      if (hasBackward.contains(op))
+        savedForBackward[op] = local.state;
+      replaceLocal(attention, local.result);
+      ++counts.attentionRewritten;
+      continue;
+    }
+    if (auto backward = dyn_cast<AttentionBackwardOp>(op)) {
+      localizeWholeArgs(backward, backward.getMask());
+      SmallVector<Value, 3> grads = distributeAttentionBackward(
+          backward, strategy, builder, savedForBackward.at(forwardOf.at(op)),
+          target.keepKV, backwardStats);
+      replaceLocal(backward, grads);
       ++counts.attentionRewritten;
       continue;
     }
@@ -366,6 +405,15 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
          << " attention -> " << stringifyAttentionStrategy(strategy) << " ("
          << stats.transfers << " transfers, " << stats.bytesSent
          << " bytes sent per rank), ";
+  if (numBackward)
+    remark << numBackward << " attention backward -> "
+           << stringifyAttentionStrategy(strategy) << " ("
+           << backwardStats.transfers << " transfers, "
+           << backwardStats.bytesSent << " bytes sent per rank"
+           << (target.keepKV ? ", " + std::to_string(backwardStats.keptBytes) +
+                                   " bytes of K/V kept from forward"
+                             : std::string())
+           << "), ";
   if (numReductions)
     remark << numReductions << " all_reduce of sequence reductions ("
            << reductionBytes << " bytes), ";

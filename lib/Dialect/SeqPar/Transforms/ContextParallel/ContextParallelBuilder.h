@@ -31,6 +31,8 @@ struct ContextParallelTarget {
   bool zigzag = true;
   /// Pad a sequence not divisible by c (2c with zigzag) and mask the padding.
   bool pad = false;
+  /// Ring backward: the forward's received K/V blocks are kept for it.
+  bool keepKV = false;
 };
 
 /// What the rewrite of one function did (the pass's statistics).

@@ -7,12 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DistributedAttention.h"
+#include "AttentionBuilder.h"
 
-#include "seqpar/Analysis/ByteCounts.h"
-#include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -56,6 +52,29 @@ std::string mlir::seqpar::whyNotDistributable(AttentionOp op,
   return "";
 }
 
+std::string mlir::seqpar::whyNotDistributable(AttentionBackwardOp op,
+                                              AttentionOp forward,
+                                              const TokenWiseAnalysis &analysis,
+                                              const DenseSet<Value> &sharded) {
+  if (!forward)
+    return "is an attention backward whose out is not the result of an "
+           "attention this pass distributes (the backward reads the "
+           "forward's LSE)";
+  if (forward.getQuery() != op.getQuery() || forward.getKey() != op.getKey() ||
+      forward.getValue() != op.getValue() ||
+      forward.getMask() != op.getMask() ||
+      forward.getScaleAttr() != op.getScaleAttr() ||
+      forward.getCausal() != op.getCausal())
+    return "is an attention backward whose query, key, value, mask, scale or "
+           "causal flag differ from the attention whose out it reads";
+  std::optional<StridedDim> seq = analysis.getSeqDim(op.getOutGrad());
+  if (!sharded.contains(op.getOutGrad()) || !seq || seq->dim != 2 ||
+      seq->inner != 1)
+    return "is an attention backward whose dO does not carry the sharded "
+           "sequence at dim 2 of [b, a, s, d]";
+  return "";
+}
+
 LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op, int64_t numRanks,
                                               StringRef fallback) {
   int64_t heads = cast<RankedTensorType>(op.getQuery().getType()).getDimSize(1);
@@ -69,102 +88,53 @@ LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op, int64_t numRanks,
                         << " Ulysses ranks; " << fallback;
 }
 
-namespace {
+AttentionBuilder::AttentionBuilder(Operation *op, Value query, Value key,
+                                   Value value, Value mask, FloatAttr scale,
+                                   bool causal, SequenceShardBuilder &shards,
+                                   DistributedAttentionStats &stats)
+    : op(op), query(query), key(key), value(value), mask(mask), scale(scale),
+      causal(causal), shards(shards), stats(stats), b(op), loc(op->getLoc()),
+      numRanks(shards.getNumRanks()),
+      localLen(cast<RankedTensorType>(query.getType()).getDimSize(2)) {}
 
-/// Emits the IR of one distributed attention. Ring, Ulysses and hybrid are
-/// one scheme: an all-to-all over the Ulysses axis (u ranks; u = 1 for ring)
-/// trades a/u of the heads for u times the tokens, then a ring over the
-/// ring axis (r ranks; r = 1 for Ulysses) passes K/V blocks of those tokens,
-/// then the all-to-all back (USP, Fang and Zhao 2024, section 3).
-class AttentionBuilder {
-public:
-  AttentionBuilder(AttentionOp op, SequenceShardBuilder &shards,
-                   DistributedAttentionStats &stats)
-      : op(op), shards(shards), stats(stats), b(op), loc(op.getLoc()),
-        numRanks(shards.getNumRanks()),
-        localLen(
-            cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2)) {}
-
-  /// K and V of this rank's tokens, with padding tokens zeroed (below).
-  void prepareKeysAndValues();
-  Value allGatherKV();
-  /// Ring over grid axis `ringAxis` of the builder's axes (r ranks) after
-  /// Ulysses over `ulyssesAxis` (u ranks); a missing axis has one rank.
-  Value ulyssesThenRing(std::optional<unsigned> ringAxis,
-                        std::optional<unsigned> ulyssesAxis);
-
-private:
-  using Partial = AttentionPartial;
-  /// Counts one transfer: a collective of `kind` over `ranks` ranks whose N
-  /// (getBytesSent) is the bytes of `type`.
-  void count(CollectiveKind kind, Type type, int64_t ranks) {
-    stats.bytesSent += getBytesSent(kind, type, ranks);
-    ++stats.transfers;
+void AttentionBuilder::setLayout(AttentionStrategy strategy) {
+  switch (strategy) {
+  case AttentionStrategy::Ring:
+    return setAxes(0u, std::nullopt);
+  case AttentionStrategy::AllGather:
+    return;
+  case AttentionStrategy::Ulysses:
+    return setAxes(std::nullopt, 0u);
+  case AttentionStrategy::Hybrid:
+    // The builder's axes are [ring, Ulysses].
+    return setAxes(0u, 1u);
   }
-  /// attention_block of `q` against `k`/`v` with the given positions.
-  Partial block(OpBuilder &ob, Value q, Value k, Value v, Value qPos,
-                Value kvPos);
-  /// The block's own mask [b|1, a|1, sq|1, skv|1], read from the whole
-  /// (replicated) mask at the block's query and key positions, and for
-  /// `heads` heads from `maskHeadOffset` on (Ulysses).
-  Value maskFor(OpBuilder &ob, Value qPos, Value kvPos, int64_t heads);
-  Value maskHeadOffset;
-  /// `x` [b, heads, s/c, d] with the rows of padding tokens (global
-  /// position >= s) set to 0: they are zeros pushed through token-wise ops,
-  /// which may make them inf or NaN (1/x, an RMSNorm without epsilon), and
-  /// a masked key's score (-inf) or probability (0) would still meet them
-  /// (NaN + -inf, 0 * inf).
-  Value zeroPaddingTokens(Value x);
-  Value key, value;
-  /// The attention output from the partial over all keys, in the query's
-  /// element type (f16/bf16 attention accumulates and merges in f32).
-  Value result(Partial partial);
-  /// Positions of the c * s/c tokens of all ranks, in rank order.
-  Value positionsInRankOrder();
-  /// [b, heads, s/c, d] -> [b, heads/u, u*s/c, d] over the Ulysses axis:
-  /// head chunk j goes to rank j, token blocks arrive in rank order.
-  Value toHeads(Value input);
-  /// Along the tokens of [b, a, n, d], viewed as [outer, inner, n/(outer*
-  /// inner)] chunks: the chunks transposed to [inner, outer, ...].
-  Value swapChunks(Value input, int64_t outer, int64_t inner);
-  /// Global position of token `i` of the u*s/c tokens that ring rank `source`
-  /// holds after the all-to-all (in the zigzag-halves order when
-  /// `halvesFirst`).
-  Value groupPosition(OpBuilder &ob, Location l, Value source, Value i);
-  Value groupPositions(Value source) {
-    return SequenceShardBuilder::positionTensor(
-        b, loc, ulyssesRanks * localLen,
-        [&](OpBuilder &nb, Location nl, Value i) {
-          return groupPosition(nb, nl, source, i);
-        });
-  }
-  /// Ring step `step` >= 1: the local queries (positions `qPos`) against
-  /// the K/V block of ring rank (r - step) mod r, merged into `acc`.
-  Partial ringStep(int64_t step, Value q, Value qPos, Value k, Value v,
-                   Partial acc);
-  /// The ring over q, k, v (the tokens of one ring rank).
-  Partial ring(Value q, Value k, Value v);
-  Value index(int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  }
-  DenseI16ArrayAttr axisAttr(std::optional<unsigned> i) {
-    return b.getDenseI16ArrayAttr({shards.getGridAxes()[*i]});
-  }
+}
 
-  AttentionOp op;
-  SequenceShardBuilder &shards;
-  DistributedAttentionStats &stats;
-  OpBuilder b;
-  Location loc;
-  int64_t numRanks;
-  int64_t localLen;
-  std::optional<unsigned> ringAxis, ulyssesAxis;
-  int64_t ringRanks = 1, ulyssesRanks = 1;
-  Value ringRank;
-  bool halvesFirst = false;
-};
-
-} // namespace
+void AttentionBuilder::setAxes(std::optional<unsigned> ringAxisIndex,
+                               std::optional<unsigned> ulyssesAxisIndex) {
+  ringAxis = ringAxisIndex;
+  ulyssesAxis = ulyssesAxisIndex;
+  if (ringAxis) {
+    ringRanks = shards.getAxisSizes()[*ringAxis];
+    ringRank = shards.axisRank(b, *ringAxis);
+  } else {
+    ringRank = index(0);
+  }
+  if (ulyssesAxis) {
+    ulyssesRanks = shards.getAxisSizes()[*ulyssesAxis];
+    // This rank's heads: chunk j of a/u (a mask with a head dim follows).
+    int64_t localHeads =
+        cast<RankedTensorType>(query.getType()).getDimSize(1) / ulyssesRanks;
+    maskHeadOffset = arith::MulIOp::create(
+        b, loc, shards.axisRank(b, *ulyssesAxis), index(localHeads));
+  }
+  // The causal zigzag ring splits its tokens in halves (chunks r and 2r-1-r
+  // of the ring's 2r chunks): after the all-to-all the tokens are u pairs
+  // of halves, so the first halves are brought together first.
+  halvesFirst =
+      shards.isZigzag() && causal && ringRanks > 1 && ulyssesRanks > 1;
+}
 
 AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
                                                   Value k, Value v, Value qPos,
@@ -172,22 +142,19 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
   auto qType = cast<RankedTensorType>(q.getType());
   auto rowType =
       RankedTensorType::get(qType.getShape().drop_back(), ob.getF32Type());
-  // Padding keys (positions >= s) are masked unless causality does it.
-  bool maskPadding = shards.isPadded() && !op.getCausal();
-  Value mask = op.getMask() || maskPadding
-                   ? maskFor(ob, qPos, kvPos, qType.getDimSize(1))
-                   : Value();
   return Partial::of(AttentionBlockOp::create(
       ob, loc, qType.clone(ob.getF32Type()), rowType, rowType, q, k, v, qPos,
-      kvPos, mask, op.getScaleAttr(),
-      op.getCausal() ? ob.getUnitAttr() : UnitAttr()));
+      kvPos, blockMask(ob, qPos, kvPos, qType.getDimSize(1)), scale,
+      causal ? ob.getUnitAttr() : UnitAttr()));
 }
 
-Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
-                                int64_t heads) {
-  Value mask = op.getMask();
-  Type elem = cast<RankedTensorType>(op.getQuery().getType()).getElementType();
+Value AttentionBuilder::blockMask(OpBuilder &ob, Value qPos, Value kvPos,
+                                  int64_t heads) {
   bool padded = shards.isPadded();
+  // Padding keys (positions >= s) are masked unless causality does it.
+  if (!mask && !(padded && !causal))
+    return Value();
+  Type elem = cast<RankedTensorType>(query.getType()).getElementType();
   // Without a mask of its own the block only masks padding keys.
   SmallVector<int64_t> maskShape{1, 1, 1, 1};
   if (mask)
@@ -280,7 +247,7 @@ Value AttentionBuilder::maskFor(OpBuilder &ob, Value qPos, Value kvPos,
 Value AttentionBuilder::result(Partial partial) {
   return buildAttentionResult(
       b, loc, partial,
-      cast<RankedTensorType>(op.getQuery().getType()).getElementType());
+      cast<RankedTensorType>(query.getType()).getElementType());
 }
 
 Value AttentionBuilder::positionsInRankOrder() {
@@ -321,16 +288,33 @@ Value AttentionBuilder::groupPosition(OpBuilder &ob, Location l, Value source,
   return shards.globalToken(ob, l, rank, t);
 }
 
+Value AttentionBuilder::insertTokens(OpBuilder &ob, Value part, Value into,
+                                     int64_t offset) {
+  auto type = cast<RankedTensorType>(into.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), ob.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(), ob.getIndexAttr(1));
+  for (int64_t extent : cast<RankedTensorType>(part.getType()).getShape())
+    sizes.push_back(ob.getIndexAttr(extent));
+  offsets[2] = ob.getIndexAttr(offset);
+  return tensor::InsertSliceOp::create(ob, loc, part, into, offsets, sizes,
+                                       strides)
+      .getResult();
+}
+
+Value AttentionBuilder::groupPositions(Value source) {
+  return SequenceShardBuilder::positionTensor(
+      b, loc, ulyssesRanks * localLen,
+      [&](OpBuilder &nb, Location nl, Value i) {
+        return groupPosition(nb, nl, source, i);
+      });
+}
+
 AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
                                                      Value qPos, Value k,
                                                      Value v, Partial acc) {
   int64_t tokens = cast<RankedTensorType>(q.getType()).getDimSize(2);
-  // After `step` shifts this rank holds the block of rank (r - step) mod r.
-  Value source = arith::RemUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, ringRank, index(ringRanks - step)),
-      index(ringRanks));
-  Value kvPos = groupPositions(source);
-  if (!op.getCausal())
+  Value kvPos = groupPositions(ringSource(step));
+  if (!causal)
     return buildAttentionMerge(b, loc, acc, block(b, q, k, v, qPos, kvPos));
   // The branch yields the step's partial for all local queries (rows it does
   // not compute: the empty partial, which the merge ignores), so the merge
@@ -373,26 +357,26 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
           Value qPos1 = shards.sliceAlong(ob, loc, qPos, 0, at, half);
           Partial second = block(ob, q1, k, v, qPos1, kvPos);
           Partial whole = buildEmptyAttentionPartial(ob, loc, outType);
-          auto insert = [&](Value part, Value into) {
-            auto type = cast<RankedTensorType>(into.getType());
-            SmallVector<OpFoldResult> offsets(type.getRank(),
-                                              ob.getIndexAttr(0));
-            SmallVector<OpFoldResult> sizes,
-                strides(type.getRank(), ob.getIndexAttr(1));
-            for (int64_t extent :
-                 cast<RankedTensorType>(part.getType()).getShape())
-              sizes.push_back(ob.getIndexAttr(extent));
-            offsets[2] = at;
-            return tensor::InsertSliceOp::create(ob, loc, part, into, offsets,
-                                                 sizes, strides)
-                .getResult();
-          };
-          yield(ob, {insert(second.out, whole.out),
-                     insert(second.rowMax, whole.rowMax),
-                     insert(second.rowSum, whole.rowSum)});
+          yield(ob, {insertTokens(ob, second.out, whole.out, half),
+                     insertTokens(ob, second.rowMax, whole.rowMax, half),
+                     insertTokens(ob, second.rowSum, whole.rowSum, half)});
         });
   }
   return buildAttentionMerge(b, loc, acc, Partial::of(branch.getResults()));
+}
+
+Value AttentionBuilder::ringSource(int64_t step) {
+  return arith::RemUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, ringRank, index(ringRanks - step)),
+      index(ringRanks));
+}
+
+Value AttentionBuilder::startShift(Value input) {
+  auto type = cast<RankedTensorType>(input.getType());
+  count(CollectiveKind::Shift, type, ringRanks);
+  return ShiftStartOp::create(b, loc, RequestType::get(b.getContext(), type),
+                              shards.getGrid(), axisAttr(ringAxis), input,
+                              b.getI64IntegerAttr(1));
 }
 
 AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
@@ -400,24 +384,18 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
   Partial acc;
   for (int64_t step = 0; step < ringRanks; ++step) {
     // Start the next transfer before this step's compute; wait after it.
+    // K and V that are one value (MQA written with k = v) travel once.
+    bool shared = v == k;
     Value kRequest, vRequest;
     if (step + 1 < ringRanks) {
-      auto shift = [&](Value input) -> Value {
-        auto type = cast<RankedTensorType>(input.getType());
-        count(CollectiveKind::Shift, type, ringRanks);
-        return ShiftStartOp::create(
-            b, loc, RequestType::get(b.getContext(), type), shards.getGrid(),
-            axisAttr(ringAxis), input, b.getI64IntegerAttr(1));
-      };
-      // K and V that are one value (MQA written with k = v) travel once.
-      kRequest = shift(k);
-      vRequest = v == k ? kRequest : shift(v);
+      kRequest = startShift(k);
+      vRequest = shared ? kRequest : startShift(v);
     }
+    heldBlocks.push_back({k, v});
     // The diagonal block: the rank's own K/V.
     acc = step == 0 ? block(b, q, k, v, qPos, qPos)
                     : ringStep(step, q, qPos, k, v, acc);
     if (step + 1 < ringRanks) {
-      bool shared = v == k;
       k = WaitOp::create(b, loc, k.getType(), kRequest);
       v = shared ? k
                  : WaitOp::create(b, loc, v.getType(), vRequest).getResult();
@@ -426,33 +404,53 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
   return acc;
 }
 
-Value AttentionBuilder::allGatherKV() {
-  SmallVector<Value> gathered;
-  for (Value input : {key, value}) {
-    // V that is K (MQA written with k = v) is gathered once.
-    if (!gathered.empty() && input == key) {
-      gathered.push_back(gathered.front());
-      continue;
-    }
-    auto type = cast<RankedTensorType>(input.getType());
-    SmallVector<int64_t> shape(type.getShape());
-    shape[2] *= numRanks;
-    // Rank order, not sequence order: the positions say which is which.
-    gathered.push_back(
-        shard::AllGatherOp::create(b, loc, type.clone(shape), shards.getGrid(),
-                                   b.getDenseI16ArrayAttr(shards.getGridAxes()),
-                                   input, b.getIndexAttr(2)));
-    count(CollectiveKind::AllGather, type.clone(shape), numRanks);
-  }
-  Value qPos = SequenceShardBuilder::positionTensor(
+Value AttentionBuilder::localPositions() {
+  return SequenceShardBuilder::positionTensor(
       b, loc, localLen, [&](OpBuilder &nb, Location nl, Value i) {
         return shards.globalToken(nb, nl, shards.rank(b), i);
       });
-  return result(block(b, op.getQuery(), gathered[0], gathered[1], qPos,
-                      positionsInRankOrder()));
+}
+
+std::pair<Value, Value>
+AttentionBuilder::allGatherKeysAndValues(Value k, Value v, bool again) {
+  DenseI16ArrayAttr axes = b.getDenseI16ArrayAttr(shards.getGridAxes());
+  SmallVector<Value, 2> inputs{k}, gathered;
+  if (v != k)
+    inputs.push_back(v);
+  for (Value input : inputs) {
+    auto type = cast<RankedTensorType>(input.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[2] *= numRanks;
+    auto all = type.clone(shape);
+    count(CollectiveKind::AllGather, all, numRanks);
+    // Rank order, not sequence order: the positions say which is which.
+    if (again)
+      gathered.push_back(AllGatherStartOp::create(
+          b, loc, RequestType::get(b.getContext(), all), shards.getGrid(),
+          axes, input, b.getI64IntegerAttr(2)));
+    else
+      gathered.push_back(shard::AllGatherOp::create(
+          b, loc, all, shards.getGrid(), axes, input, b.getIndexAttr(2)));
+  }
+  // Both transfers started, then waited for.
+  if (again)
+    for (Value &request : gathered)
+      request = WaitOp::create(
+          b, loc, cast<RequestType>(request.getType()).getValueType(), request);
+  return {gathered.front(), gathered.back()};
+}
+
+DistributedAttention AttentionBuilder::allGatherKV() {
+  auto [kAll, vAll] = allGatherKeysAndValues(key, value, /*again=*/false);
+  Partial all =
+      block(b, query, kAll, vAll, localPositions(), positionsInRankOrder());
+  Value out = result(all);
+  return {out, {query, key, value, out, all.rowMax, all.rowSum}};
 }
 
 Value AttentionBuilder::toHeads(Value input) {
+  if (ulyssesRanks == 1)
+    return input;
   auto type = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[1] /= ulyssesRanks;
@@ -462,6 +460,28 @@ Value AttentionBuilder::toHeads(Value input) {
                                    axisAttr(ulyssesAxis), input,
                                    b.getIndexAttr(1), b.getIndexAttr(2))
       .getResult();
+}
+
+Value AttentionBuilder::fromHeads(Value input, Type type) {
+  count(CollectiveKind::AllToAll, input.getType(), ulyssesRanks);
+  return shard::AllToAllOp::create(b, loc, type, shards.getGrid(),
+                                   axisAttr(ulyssesAxis), input,
+                                   b.getIndexAttr(2), b.getIndexAttr(1))
+      .getResult();
+}
+
+Value AttentionBuilder::swapHalves(Value input) {
+  return halvesFirst ? swapChunks(input, ulyssesRanks, 2) : input;
+}
+
+Value AttentionBuilder::toRingLayout(Value input) {
+  return swapHalves(toHeads(input));
+}
+
+Value AttentionBuilder::fromRingLayout(Value input, Type type) {
+  if (halvesFirst)
+    input = swapChunks(input, 2, ulyssesRanks);
+  return ulyssesRanks > 1 ? fromHeads(input, type) : input;
 }
 
 Value AttentionBuilder::swapChunks(Value input, int64_t outer, int64_t inner) {
@@ -482,51 +502,19 @@ Value AttentionBuilder::swapChunks(Value input, int64_t outer, int64_t inner) {
   return tensor::CollapseShapeOp::create(b, loc, type, swapped, groups);
 }
 
-Value AttentionBuilder::ulyssesThenRing(
-    std::optional<unsigned> ringAxisIndex,
-    std::optional<unsigned> ulyssesAxisIndex) {
-  ringAxis = ringAxisIndex;
-  ulyssesAxis = ulyssesAxisIndex;
-  if (ringAxis) {
-    ringRanks = shards.getAxisSizes()[*ringAxis];
-    ringRank = shards.axisRank(b, *ringAxis);
-  } else {
-    ringRank = index(0);
-  }
-  if (ulyssesAxis)
-    ulyssesRanks = shards.getAxisSizes()[*ulyssesAxis];
-  Value q = op.getQuery(), k = key, v = value;
-  if (ulyssesRanks > 1) {
-    q = toHeads(q);
-    // This rank's heads: chunk j of a/u (a mask with a head dim follows).
-    int64_t localHeads = cast<RankedTensorType>(q.getType()).getDimSize(1);
-    maskHeadOffset = arith::MulIOp::create(
-        b, loc, shards.axisRank(b, *ulyssesAxis), index(localHeads));
-    Value kv = k;
-    k = toHeads(k);
-    v = v == kv ? k : toHeads(v);
-  }
-  // The causal zigzag ring splits its tokens in halves (chunks r and 2r-1-r
-  // of the ring's 2r chunks): after the all-to-all the tokens are u pairs
-  // of halves, so the first halves are brought together first.
-  halvesFirst =
-      shards.isZigzag() && op.getCausal() && ringRanks > 1 && ulyssesRanks > 1;
-  if (halvesFirst) {
-    q = swapChunks(q, ulyssesRanks, 2);
-    Value kv = k;
-    k = swapChunks(k, ulyssesRanks, 2);
-    v = v == kv ? k : swapChunks(v, ulyssesRanks, 2);
-  }
-  Value out = result(ring(q, k, v));
-  if (halvesFirst)
-    out = swapChunks(out, 2, ulyssesRanks);
-  if (ulyssesRanks == 1)
-    return out;
-  count(CollectiveKind::AllToAll, out.getType(), ulyssesRanks);
-  return shard::AllToAllOp::create(b, loc, op.getQuery().getType(),
-                                   shards.getGrid(), axisAttr(ulyssesAxis), out,
-                                   b.getIndexAttr(2), b.getIndexAttr(1))
-      .getResult();
+DistributedAttention AttentionBuilder::ulyssesThenRing() {
+  // The all-to-alls first, then the local reorders. K and V that are one
+  // value (MQA written with k = v) move once.
+  bool shared = value == key;
+  Value q = toHeads(query), k = toHeads(key);
+  Value v = shared ? k : toHeads(value);
+  q = swapHalves(q);
+  k = swapHalves(k);
+  v = shared ? k : swapHalves(v);
+  Partial all = ring(q, k, v);
+  Value out = result(all);
+  return {fromRingLayout(out, query.getType()),
+          {q, k, v, out, all.rowMax, all.rowSum, heldBlocks}};
 }
 
 Value AttentionBuilder::zeroPaddingTokens(Value x) {
@@ -555,32 +543,24 @@ Value AttentionBuilder::zeroPaddingTokens(Value x) {
       .getResult(0);
 }
 
-void AttentionBuilder::prepareKeysAndValues() {
-  key = op.getKey();
-  value = op.getValue();
+void AttentionBuilder::prepareInputs(bool zeroPaddingQueries) {
   if (!shards.isPadded())
     return;
   bool shared = value == key;
   key = zeroPaddingTokens(key);
   value = shared ? key : zeroPaddingTokens(value);
+  // A padding query's LSE then stays finite, so that its (zero) dO gives
+  // zero gradients in backward (0 * NaN would not).
+  if (zeroPaddingQueries)
+    query = zeroPaddingTokens(query);
 }
 
-Value mlir::seqpar::distributeAttention(AttentionOp op,
-                                        AttentionStrategy strategy,
-                                        SequenceShardBuilder &builder,
-                                        DistributedAttentionStats &stats) {
+DistributedAttention mlir::seqpar::distributeAttention(
+    AttentionOp op, AttentionStrategy strategy, SequenceShardBuilder &builder,
+    bool forBackward, DistributedAttentionStats &stats) {
   AttentionBuilder attention(op, builder, stats);
-  attention.prepareKeysAndValues();
-  switch (strategy) {
-  case AttentionStrategy::Ring:
-    return attention.ulyssesThenRing(0u, std::nullopt);
-  case AttentionStrategy::AllGather:
-    return attention.allGatherKV();
-  case AttentionStrategy::Ulysses:
-    return attention.ulyssesThenRing(std::nullopt, 0u);
-  case AttentionStrategy::Hybrid:
-    // The builder's axes are [ring, Ulysses].
-    return attention.ulyssesThenRing(0u, 1u);
-  }
-  return Value();
+  attention.prepareInputs(forBackward);
+  attention.setLayout(strategy);
+  return strategy == AttentionStrategy::AllGather ? attention.allGatherKV()
+                                                  : attention.ulyssesThenRing();
 }

@@ -2,7 +2,9 @@
 //
 // The attention part of context parallelism (docs/semantics.md §4): ring (pass-
 // KV), all-gather-KV, Ulysses and hybrid (Ulysses then ring) attention of
-// a seqpar.attention whose query, key and value hold this rank's tokens.
+// a seqpar.attention whose query, key and value hold this rank's tokens, and
+// of its seqpar.attention_backward (docs/context-parallelism.md, "Training:
+// the attention backward").
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,36 @@ struct DistributedAttentionStats {
   int64_t transfers = 0;
   /// Bytes each rank sends.
   int64_t bytesSent = 0;
+  /// Bytes of received K/V blocks a ring backward with `keepKV` reads from
+  /// its forward (held per rank from forward to backward).
+  int64_t keptBytes = 0;
+};
+
+/// What a distributed forward attention leaves for its backward, in the
+/// layout its blocks ran in: this rank's n = s/c tokens (ring, all-gather-KV)
+/// or, after Ulysses' all-to-all over u ranks, a/u heads of u*s/c tokens
+/// (zigzag hybrid: first halves first). Saving them spares the backward the
+/// forward's all-to-alls of Q, K, V and O (Ulysses sends only dO and the
+/// gradients).
+struct AttentionForwardState {
+  /// Query [b, a', n, d], key and value [b, a_kv', n, d] as the blocks read
+  /// them (this rank's tokens, not gathered; padding tokens zeroed).
+  Value query, key, value;
+  /// The attention output [b, a', n, d] in the data's element type.
+  Value out;
+  /// The rows' LSE over all keys in two parts (seqpar.attention_block),
+  /// f32 [b, a', n].
+  Value rowMax, rowSum;
+  /// Ring: the K and V blocks the rank held at each step (step 0: its own),
+  /// which a backward with `keepKV` reads instead of receiving them again.
+  SmallVector<std::pair<Value, Value>> ringBlocks;
+};
+
+/// A distributed forward attention: its local output [b, a, s/c, d] and what
+/// its backward reads.
+struct DistributedAttention {
+  Value result;
+  AttentionForwardState state;
 };
 
 /// Why `op` cannot be distributed (empty when it can): query, key and value
@@ -34,6 +66,15 @@ std::string whyNotDistributable(AttentionOp op,
                                 const TokenWiseAnalysis &analysis,
                                 const DenseSet<Value> &sharded);
 
+/// Why the backward `op` cannot be distributed with its forward `forward`
+/// (null: none was distributed); empty when it can. The forward must be the
+/// attention `op` differentiates (its result is `op`'s out; same query, key,
+/// value, mask, scale and causal flag) and dO must be sharded like the
+/// queries.
+std::string whyNotDistributable(AttentionBackwardOp op, AttentionOp forward,
+                                const TokenWiseAnalysis &analysis,
+                                const DenseSet<Value> &sharded);
+
 /// Ulysses splits heads over its axis: a and a_kv must be divisible by
 /// its `numRanks`; otherwise a located error that suggests `fallback`.
 LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks,
@@ -41,12 +82,31 @@ LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks,
 
 /// Builds the distributed form of `op`, whose operands already hold this
 /// rank's tokens (s/c, contiguous or zigzag as `builder` says), and returns
-/// the local attention output [b, a, s/c, d]. `op` itself is left for the
-/// caller to replace. Hybrid needs the builder's axes to be [ring, Ulysses];
-/// the other strategies use all of its axes as one group.
-Value distributeAttention(AttentionOp op, AttentionStrategy strategy,
-                          SequenceShardBuilder &builder,
-                          DistributedAttentionStats &stats);
+/// the local attention output [b, a, s/c, d] with what a backward reads (with
+/// `forBackward`, padding query rows are zeroed too, so that their LSE stays
+/// finite). `op` itself is left for the caller to replace. Hybrid needs the
+/// builder's axes to be [ring, Ulysses]; the other strategies use all of its
+/// axes as one group.
+DistributedAttention distributeAttention(AttentionOp op,
+                                         AttentionStrategy strategy,
+                                         SequenceShardBuilder &builder,
+                                         bool forBackward,
+                                         DistributedAttentionStats &stats);
+
+/// Builds the distributed backward of `op` (whyNotDistributable above is
+/// empty) from its forward's `state`, with the strategy the forward used:
+/// ring backward (dQ accumulated locally in f32, K/V circulating again, dK
+/// and dV on a second ring back to their owner), all-gather-KV (dK, dV
+/// reduce-scattered) or Ulysses/hybrid (the conjugate all-to-alls). With
+/// `keepKV` the ring reads the forward's K/V blocks (state.ringBlocks)
+/// instead of circulating K/V again. `op`'s out_grad holds this rank's
+/// tokens. Returns the local dQ [b, a, s/c, d], dK and dV [b, a_kv, s/c, d]
+/// in `op`'s result types; `op` is left for the caller to replace.
+SmallVector<Value, 3>
+distributeAttentionBackward(AttentionBackwardOp op, AttentionStrategy strategy,
+                            SequenceShardBuilder &builder,
+                            const AttentionForwardState &state, bool keepKV,
+                            DistributedAttentionStats &stats);
 
 } // namespace mlir::seqpar
 
