@@ -24,6 +24,8 @@ size_t dtypeSize(DType dtype) {
     return 4;
   case DType::I64:
     return 8;
+  case DType::I8:
+    return 1;
   }
   return 0;
 }
@@ -40,6 +42,8 @@ const char *dtypeName(DType dtype) {
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::I8:
+    return "i8";
   }
   return "invalid";
 }
@@ -195,9 +199,10 @@ Status validate(const CollectiveOp &op, int64_t t, Geometry *geo) {
   if (kind < 0 || kind > 4)
     return invalid(op, "unknown collective kind " + std::to_string(kind));
   int32_t dtype = static_cast<int32_t>(op.dtype);
-  if (dtype < 0 || dtype > 4)
+  if (dtype < 0 || dtype > 5)
     return invalid(op, "unknown dtype " + std::to_string(dtype) +
-                           " (0 = f32, 1 = f16, 2 = bf16, 3 = i32, 4 = i64)");
+                           " (0 = f32, 1 = f16, 2 = bf16, 3 = i32, 4 = i64, "
+                           "5 = i8)");
   bool reduces =
       op.kind == OpKind::AllReduce || op.kind == OpKind::ReduceScatter;
   int32_t red = static_cast<int32_t>(op.reduction);

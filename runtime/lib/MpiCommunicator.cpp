@@ -48,6 +48,8 @@ MPI_Datatype mpiType(DType dtype) {
     return MPI_INT32_T;
   case DType::I64:
     return MPI_INT64_T;
+  case DType::I8:
+    return MPI_INT8_T;
   case DType::F32:
     break;
   }

@@ -64,6 +64,8 @@ ncclDataType_t ncclType(DType dtype) {
     return ncclInt32;
   case DType::I64:
     return ncclInt64;
+  case DType::I8:
+    return ncclInt8;
   case DType::F32:
     break;
   }

@@ -106,7 +106,7 @@ TEST_P(Nccl, CountsBytes) {
 
 INSTANTIATE_TEST_SUITE_P(DTypes, Nccl,
                          ::testing::Values(DType::F32, DType::F16, DType::BF16,
-                                           DType::I32, DType::I64),
+                                           DType::I32, DType::I64, DType::I8),
                          [](const ::testing::TestParamInfo<DType> &info) {
                            return std::string(dtypeName(info.param));
                          });

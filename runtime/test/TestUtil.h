@@ -104,7 +104,7 @@ struct Buffer {
   }
   void *data() { return bytes.data(); }
   void set(int64_t i, float v) {
-    if (dtype == DType::I32 || dtype == DType::I64) {
+    if (isInteger()) {
       setInt(i, static_cast<int64_t>(v));
       return;
     }
@@ -116,7 +116,7 @@ struct Buffer {
     std::memcpy(&bytes[i * 2], &h, 2);
   }
   float get(int64_t i) const {
-    if (dtype == DType::I32 || dtype == DType::I64)
+    if (isInteger())
       return static_cast<float>(getInt(i));
     if (dtype == DType::F32) {
       float v;
@@ -127,10 +127,17 @@ struct Buffer {
     std::memcpy(&h, &bytes[i * 2], 2);
     return dtype == DType::F16 ? decodeF16(h) : decodeBF16(h);
   }
-  /// Integer elements (I32, I64), exactly.
+  bool isInteger() const {
+    return dtype == DType::I32 || dtype == DType::I64 || dtype == DType::I8;
+  }
+  /// Integer elements (I32, I64, I8), exactly.
   void setInt(int64_t i, int64_t v) {
     if (dtype == DType::I64) {
       std::memcpy(&bytes[i * 8], &v, 8);
+      return;
+    }
+    if (dtype == DType::I8) {
+      bytes[i] = static_cast<char>(static_cast<int8_t>(v));
       return;
     }
     int32_t w = static_cast<int32_t>(v);
@@ -142,6 +149,8 @@ struct Buffer {
       std::memcpy(&v, &bytes[i * 8], 8);
       return v;
     }
+    if (dtype == DType::I8)
+      return static_cast<int8_t>(bytes[i]);
     int32_t w;
     std::memcpy(&w, &bytes[i * 4], 4);
     return w;

@@ -12,6 +12,7 @@
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/runtime/Runtime.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 
@@ -89,8 +90,10 @@ TEST(ByteCounts, EstimatesRoundToTheRuntimes) {
 
 TEST(ByteCounts, ElementBytesAreTheRuntimes) {
   MLIRContext context;
-  Type types[] = {Float32Type::get(&context), Float16Type::get(&context),
-                  BFloat16Type::get(&context)};
+  Builder b(&context);
+  Type types[] = {b.getF32Type(),     b.getF16Type(),     b.getBF16Type(),
+                  b.getIntegerType(32), b.getIntegerType(64), b.getIntegerType(8),
+                  b.getI1Type()};
   for (Type type : types) {
     int32_t code = getRuntimeDType(type);
     ASSERT_GE(code, 0);

@@ -261,7 +261,16 @@ std::string whyNotLowerable(Operation *op, Value input, Value output,
     auto type = cast<MemRefType>(buffer.getType());
     if (getRuntimeDType(type.getElementType()) < 0) {
       os << "unsupported element type '" << type.getElementType()
-         << "': the seqpar runtime handles f32, f16, bf16, i32 and i64";
+         << "': the seqpar runtime handles f32, f16, bf16, i32, i64, i8 and "
+            "i1";
+      return reason;
+    }
+    // A sum of i1 would wrap (i1 addition is xor): booleans only move.
+    if (type.getElementType().isInteger(1) &&
+        isa<MemRefAllReduceOp, MemRefReduceScatterOp>(op)) {
+      os << "'" << op->getName()
+         << "' reduces i1 values: the runtime moves i1 (all-gather, "
+            "all-to-all, shift) but does not reduce it";
       return reason;
     }
     if (!type.hasStaticShape()) {

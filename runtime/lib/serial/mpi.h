@@ -37,6 +37,7 @@ struct MPI_Status {
 #define MPI_THREAD_MULTIPLE 3
 #define MPI_BYTE 1
 #define MPI_CHAR 1
+#define MPI_INT8_T 1
 #define MPI_UINT16_T 2
 #define MPI_INT 4
 #define MPI_INT32_T 4

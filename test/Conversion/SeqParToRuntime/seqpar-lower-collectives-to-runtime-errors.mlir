@@ -4,8 +4,20 @@
 
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
 func.func @f64(%a: memref<4xf64>, %b: memref<4xf64>) {
-  // expected-error @+1 {{cannot lower to the seqpar runtime: unsupported element type 'f64': the seqpar runtime handles f32, f16, bf16, i32 and i64}}
+  // expected-error @+1 {{cannot lower to the seqpar runtime: unsupported element type 'f64': the seqpar runtime handles f32, f16, bf16, i32, i64, i8 and i1}}
   seqpar.memref_all_reduce %a, %b on @grid grid_axes = [0] : memref<4xf64>, memref<4xf64>
+  return
+}
+
+// -----
+
+// Tests that i1 (booleans, which the runtime moves as bytes) is not reduced:
+// a sum of i1 would wrap.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+func.func @i1_sum(%a: memref<4xi1>, %b: memref<4xi1>) {
+  // expected-error @+1 {{cannot lower to the seqpar runtime: 'seqpar.memref_all_reduce' reduces i1 values: the runtime moves i1 (all-gather, all-to-all, shift) but does not reduce it}}
+  seqpar.memref_all_reduce %a, %b on @grid grid_axes = [0] : memref<4xi1>, memref<4xi1>
   return
 }
 

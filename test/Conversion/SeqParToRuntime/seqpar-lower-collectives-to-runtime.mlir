@@ -92,6 +92,18 @@ func.func @integers(%a: memref<2x4xi64>, %b: memref<2x8xi64>, %c: memref<4xi32>)
   return
 }
 
+// CHECK-LABEL: func.func @bytes
+// i1 (one byte per element in memory) and i8 move as SEQPAR_RT_I8 (5).
+func.func @bytes(%a: memref<2x4xi1>, %b: memref<2x8xi1>, %c: memref<4xi8>) {
+  // CHECK: %[[I8:.+]] = llvm.mlir.constant(5 : i32) : i32
+  // CHECK: llvm.call @seqpar_rt_all_gather(%{{.+}}, %[[I8]],
+  seqpar.memref_all_gather %a, %b on @grid grid_axes = [0] gather_axis = 1 : memref<2x4xi1>, memref<2x8xi1>
+  // CHECK: %[[I8R:.+]] = llvm.mlir.constant(5 : i32) : i32
+  // CHECK: llvm.call @seqpar_rt_all_reduce(%{{.+}}, %[[I8R]],
+  seqpar.memref_all_reduce %c, %c on @grid grid_axes = [0] : memref<4xi8>, memref<4xi8>
+  return
+}
+
 // -----
 
 // Tests that an asynchronous collective calls the _start entry point with

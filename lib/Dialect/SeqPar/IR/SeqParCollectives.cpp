@@ -58,6 +58,9 @@ int32_t mlir::seqpar::getRuntimeDType(Type type) {
     return 3;
   if (type.isSignlessInteger(64))
     return 4;
+  // i1 is stored one byte per element, as i8.
+  if (type.isSignlessInteger(8) || type.isSignlessInteger(1))
+    return 5;
   return -1;
 }
 

@@ -31,10 +31,18 @@
 namespace seqpar {
 namespace rt {
 
-/// Element type of a buffer. Values match SEQPAR_RT_F32/F16/BF16/I32/I64 of
-/// the C ABI. Integers carry token ids, labels and counts (a label shift
-/// across context-parallel ranks, a valid-token count).
-enum class DType : int32_t { F32 = 0, F16 = 1, BF16 = 2, I32 = 3, I64 = 4 };
+/// Element type of a buffer. Values match SEQPAR_RT_F32/F16/BF16/I32/I64/I8
+/// of the C ABI. Integers carry token ids, labels and counts (a label shift
+/// across context-parallel ranks, a valid-token count); I8 also boolean
+/// masks (MLIR's i1 is stored one byte per element).
+enum class DType : int32_t {
+  F32 = 0,
+  F16 = 1,
+  BF16 = 2,
+  I32 = 3,
+  I64 = 4,
+  I8 = 5
+};
 
 /// True for the 16-bit floats, which reduce in f32.
 inline bool isHalf(DType dtype) {

@@ -55,6 +55,9 @@ typedef int32_t seqpar_rt_status_t;
 #define SEQPAR_RT_BF16 2
 #define SEQPAR_RT_I32 3
 #define SEQPAR_RT_I64 4
+/* One byte per element: i8, and MLIR's i1 (stored one byte each), which
+   only moves (all-gather, all-to-all, shift). */
+#define SEQPAR_RT_I8 5
 
 /* Reductions (f16/bf16 reduce in f32, rounded back once; integers exactly,
    in their own type). */

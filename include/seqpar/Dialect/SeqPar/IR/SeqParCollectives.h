@@ -32,9 +32,10 @@ struct CommunicationResource
 /// range.
 int64_t getGroupSize(shard::GridOp grid, llvm::ArrayRef<int16_t> gridAxes);
 
-/// Element type code of the runtime C ABI (SEQPAR_RT_F32/F16/BF16/I32/I64 =
-/// 0/1/2/3/4) for `type` (integers: signless i32, i64), or -1 when the
-/// runtime does not handle it.
+/// Element type code of the runtime C ABI (SEQPAR_RT_F32/F16/BF16/I32/I64/I8
+/// = 0/1/2/3/4/5) for `type` (integers: signless i32, i64, i8, and i1, which
+/// memory holds one byte per element), or -1 when the runtime does not
+/// handle it.
 int32_t getRuntimeDType(Type type);
 
 } // namespace mlir::seqpar
