@@ -203,7 +203,7 @@ static int64_t minorPageFaults() {
 /// peak bytes and page faults.
 static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
                              double seconds, int64_t peak, int64_t faults,
-                             double jitSeconds) {
+                             double jitSeconds, const std::string &blas) {
   struct {
     double seconds;
     int64_t peak;
@@ -218,6 +218,7 @@ static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
               programFile.c_str(), entryName.c_str(),
               shapeString(gridShape).c_str(), world.size,
               static_cast<long long>(flops));
+  std::printf("blas: %s\n", blas.c_str());
   for (int r = 0; r < world.size; ++r) {
     std::memcpy(&mine, all.data() + r * sizeof(mine), sizeof(mine));
     std::printf("rank %d: wall %.6f s, peak %lld bytes (program "
@@ -247,7 +248,7 @@ int main(int argc, char **argv) {
   checkOptions();
   if (keepFreedMemory)
     seqpar_rt_alloc_keep_freed_memory();
-  initializeJit(blasThreads);
+  std::string blas = initializeJit(blasThreads);
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -315,7 +316,7 @@ int main(int argc, char **argv) {
   seqpar_rt_print_counters(SEQPAR_RT_FORMAT_TEXT);
   std::fflush(stdout);
   printRankFigures(signature.gridShape, flops, seconds, peak, faults,
-                   jitSeconds);
+                   jitSeconds, noBlas ? "none (--no-blas)" : blas);
 
   // Outputs assembled on every rank (rank 0 reports).
   std::string replicasDiffer; // the first output whose replicas differ
