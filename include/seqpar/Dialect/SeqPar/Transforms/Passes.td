@@ -759,6 +759,40 @@ def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
   ];
 }
 
+def FuseElementwise : Pass<"seqpar-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into their consumers, contractions kept for BLAS";
+  let description = [{
+    Upstream's elementwise-op fusion on tensors
+    (`linalg::populateElementwiseOpsFusionPatterns`, the patterns of
+    `linalg-fuse-elementwise-ops`, without its reshape propagation): an
+    all-parallel `linalg.generic` whose only use is an input of another
+    linalg op is merged into that op's body, so a chain such as bias add,
+    GELU and dropout, or bias add and residual add, is one loop nest over
+    memory instead of one per op. Two restrictions: the consumer is not a
+    contraction (a norm or an activation inside the multiply-accumulate
+    would keep `seqpar-lower-matmul-to-blas` from sending it to BLAS), and
+    a producer with several uses is left alone (fusing it would compute it
+    once per consumer). Used by `seqpar-lower-to-llvm` before
+    bufferization; docs/runtime-and-run.md, "Fusion".
+
+    Before:
+    ```mlir
+    %b = linalg.generic {... ["parallel", "parallel"]} ins(%y, %bias : ...) { addf }
+    %g = linalg.generic {... ["parallel", "parallel"]} ins(%b : ...) { tanh-GELU }
+    %o = linalg.generic {... ["parallel", "parallel", "reduction"]} ins(%g, %w : ...) { mulf, addf }
+    ```
+    After:
+    ```mlir
+    %g = linalg.generic {... ["parallel", "parallel"]} ins(%y, %bias : ...) { addf; tanh-GELU }
+    %o = linalg.generic {... ["parallel", "parallel", "reduction"]} ins(%g, %w : ...) { mulf, addf }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect"
+  ];
+}
+
 def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
   let summary = "Move each memref.dealloc to just after the buffer's last use";
   let description = [{
