@@ -482,8 +482,9 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     query heads are viewed as [a_kv, r] so each K/V head is read once and
     never repeated), row max of the logits (scale * scores, + mask, -inf
     where the key position exceeds the query position), E = exp(logits -
-    row max), row sums of E (additions marked reassociable, so they
-    vectorise), and out = (E . V) / row sum. The logits are recomputed by
+    row max), row sums of E, both split into 16 partial results per row
+    (upstream's `linalg::splitReduction`, so they vectorise), and
+    out = (E . V) / row sum. The logits are recomputed by
     the two generics that read them instead of being materialised, and the
     division is on the [b, a, s, d] result instead of the [b, a, s, t]
     probabilities (docs/runtime-and-run.md, "Attention blocks"). Fully
@@ -510,7 +511,7 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     %sc = tensor.collapse_shape %s ...        // [1, 4, 8, 8]
     %m = linalg.generic ... ins(%sc, %pos, %pos ...) // max of 0.25 * s, -inf where key > query
     %e = linalg.generic ... ins(%sc, %pos, %pos, %m ...) // exp(logit - max)
-    %l = linalg.generic ... ins(%e ...)       // row sums (reassoc)
+    %l = linalg.generic ... ins(%e ...)       // row sums
     %ev = linalg.generic ... ins(%ge, %v ...) // E.V, [1, 2, 2, 8, 16] -> [1, 4, 8, 16]
     %o = linalg.generic ... ins(%ev, %l ...)  // / row sum
     %r = linalg.generic ... ins(%o, %l ...)   // NaN where row sum = 0

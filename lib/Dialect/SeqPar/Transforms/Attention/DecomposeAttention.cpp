@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -225,15 +226,34 @@ withLogits(const BlockLogits &logits, ArrayRef<Value> inputs,
   return {allInputs, allMaps};
 }
 
-/// A row sum whose additions may be reassociated, so LLVM's loop
-/// vectoriser keeps one partial sum per vector lane (docs/runtime-and-run.md,
-/// "Attention blocks"): the order of a softmax denominator's terms is not
-/// part of the semantics (docs/semantics.md §4.3 merges them in any order).
-Value reassociableAdd(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::AddFOp::create(
-      b, loc, x, y,
-      arith::FastMathFlagsAttr::get(b.getContext(),
-                                    arith::FastMathFlags::reassoc));
+/// Partial results per row of a reduction over the keys: lanes of a
+/// vector register (16 f32 in AVX-512).
+constexpr int64_t kKeyLanes = 16;
+
+/// The reduction over the keys (the last loop) of `rows` split by
+/// upstream's splitReduction into kKeyLanes partial results per row, key j
+/// going to partial j mod kKeyLanes, and a reduction of the partials
+/// (docs/runtime-and-run.md, "Attention blocks"): the partial results are
+/// a parallel loop, which LLVM's vectoriser takes however the body masks
+/// the keys, where the single chain was a reduction it would not take.
+/// `rows` as is when the keys do not split (fewer than, or not a multiple
+/// of, kKeyLanes; a mask broadcast over a dim).
+Value splitKeyReduction(RewriterBase &rewriter, Value rows) {
+  auto op = rows.getDefiningOp<linalg::GenericOp>();
+  int64_t keys = op.getStaticLoopRanges().back();
+  if (keys <= kKeyLanes || keys % kKeyLanes != 0 ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return rows;
+  unsigned rowDims = cast<RankedTensorType>(rows.getType()).getRank();
+  FailureOr<linalg::SplitReductionResult> split = linalg::splitReduction(
+      rewriter, op, [&](linalg::LinalgOp) {
+        return linalg::SplitReductionOptions{kKeyLanes, rowDims,
+                                             /*innerParallel=*/true};
+      });
+  if (failed(split))
+    return rows;
+  return split->resultCombiningLinalgOp->getResult(0);
 }
 
 /// One ring step: out and the two-part LSE of the query block against one
@@ -271,6 +291,7 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
           return arith::MaximumFOp::create(nb, nl, logits.emit(nb, nl, x),
                                            x[n]);
         });
+    rowMax = splitKeyReduction(rewriter, rowMax);
     AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, ctx);
     Value center = generic(
         rewriter, loc, {rowMax}, {id3, id3},
@@ -295,8 +316,9 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
     Value sums = generic(rewriter, loc, {exps}, {id4, row4},
                          filled(rewriter, loc, {b, a, s}, 0.0), 4, true,
                          [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-                           return reassociableAdd(nb, nl, x[0], x[1]);
+                           return arith::AddFOp::create(nb, nl, x[0], x[1]);
                          });
+    sums = splitKeyReduction(rewriter, sums);
     // out = (E . V) / sum (0 for an empty row, whose E is 0).
     Value weighted =
         headContraction(rewriter, loc, exps, op.getValue(), /*keys=*/false);
