@@ -35,6 +35,8 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
   pm.addPass(createDecomposeAttention());
   pm.addPass(createDecomposeAggregates());
   addPipeline(pm, "func.func(convert-elementwise-to-linalg)");
+  // One loop nest per chain of elementwise ops, contractions kept for BLAS.
+  pm.addPass(createFuseElementwise());
   // Key-tile loops yield their merged (out, lse) as new buffers.
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                   "function-boundary-type-conversion=identity-layout-map "

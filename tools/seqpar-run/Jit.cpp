@@ -21,13 +21,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
-extern "C" {
-// CBLAS (OpenBLAS), called by code from seqpar-lower-matmul-to-blas.
-void cblas_sgemm(int order, int transA, int transB, int m, int n, int k,
-                 float alpha, const float *a, int lda, const float *b, int ldb,
-                 float beta, float *c, int ldc);
-void openblas_set_num_threads(int threads);
-}
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -39,8 +33,59 @@ namespace seqpar::run {
 /// generation"); invalid when it could not be loaded.
 static llvm::sys::DynamicLibrary libmvec;
 
-void initializeJit(int blasThreads) {
-  openblas_set_num_threads(blasThreads);
+/// OpenBLAS, loaded at run time (docs/runtime-and-run.md, "BLAS kernels"):
+/// cblas_sgemm, called by code from seqpar-lower-matmul-to-blas.
+static llvm::sys::DynamicLibrary openblas;
+static void *cblasSgemm = nullptr;
+
+/// The OpenBLAS kernel set for the host's instruction sets: SkylakeX's
+/// where AVX-512 (F, CD, BW, DQ, VL) runs, Haswell's where AVX2 and FMA
+/// do, else none (OpenBLAS's own detection). OpenBLAS identifies x86 CPUs
+/// by family and model and runs its SSE3 kernels on models it does not
+/// know, however new.
+static const char *getOpenBlasCore() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto has = [&](llvm::ArrayRef<const char *> names) {
+    return llvm::all_of(names,
+                        [&](const char *name) { return features.lookup(name); });
+  };
+  if (has({"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}))
+    return "SkylakeX";
+  if (has({"avx2", "fma"}))
+    return "Haswell";
+  return nullptr;
+}
+
+std::string initializeJit(int blasThreads) {
+  // OpenBLAS picks its kernels when it is loaded, from OPENBLAS_CORETYPE
+  // when that is set: set it (unless the user did) before loading.
+  std::string chosen = "OpenBLAS's own detection";
+  if (const char *user = std::getenv("OPENBLAS_CORETYPE"))
+    chosen = std::string("OPENBLAS_CORETYPE=") + user;
+  else if (const char *core = getOpenBlasCore()) {
+    ::setenv("OPENBLAS_CORETYPE", core, /*overwrite=*/0);
+    chosen = "the host's instruction sets";
+  }
+  std::string blasError;
+  openblas = llvm::sys::DynamicLibrary::getPermanentLibrary(
+      SEQPAR_OPENBLAS_LIBRARY, &blasError);
+  if (!openblas.isValid())
+    fail("cannot load OpenBLAS (" + blasError + ")");
+  cblasSgemm = openblas.getAddressOfSymbol("cblas_sgemm");
+  auto setThreads = reinterpret_cast<void (*)(int)>(
+      openblas.getAddressOfSymbol("openblas_set_num_threads"));
+  auto coreName = reinterpret_cast<char *(*)()>(
+      openblas.getAddressOfSymbol("openblas_get_corename"));
+  if (!cblasSgemm || !setThreads || !coreName)
+    fail(std::string(SEQPAR_OPENBLAS_LIBRARY) +
+         " lacks cblas_sgemm, openblas_set_num_threads or "
+         "openblas_get_corename: not OpenBLAS");
+  setThreads(blasThreads);
+  std::string description = std::string("OpenBLAS ") + coreName() +
+                            " kernels (chosen by " + chosen + "), " +
+                            std::to_string(blasThreads) + " thread" +
+                            (blasThreads == 1 ? "" : "s") + " per rank";
+
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   std::string error;
@@ -49,6 +94,7 @@ void initializeJit(int blasThreads) {
   if (!libmvec.isValid() && world.rank == 0)
     llvm::errs() << "seqpar-run: warning: libmvec.so.1 not loaded (" << error
                  << "): math functions stay scalar\n";
+  return description;
 }
 
 /// The host CPU, by name and features (AVX2, AVX-512, ...), at the code
@@ -258,8 +304,8 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
     SEQPAR_SYMBOL(_mlir_memref_to_llvm_alloc);
     SEQPAR_SYMBOL(_mlir_memref_to_llvm_aligned_alloc);
     SEQPAR_SYMBOL(_mlir_memref_to_llvm_free);
-    SEQPAR_SYMBOL(cblas_sgemm);
 #undef SEQPAR_SYMBOL
+    add("cblas_sgemm", cblasSgemm);
     // Only names getLibraryInfo found in libmvec reach the module.
     for (const std::string &name : vectorCalls)
       add(name.c_str(), libmvec.getAddressOfSymbol(name.c_str()));

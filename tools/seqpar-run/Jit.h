@@ -31,9 +31,12 @@ struct JitOptions {
   std::string llvmIrFile;
 };
 
-/// Prepares the native target, loads libmvec (glibc's vector math; a
-/// warning where it is missing) and gives OpenBLAS `blasThreads` threads.
-void initializeJit(int blasThreads);
+/// Loads OpenBLAS with the kernels for the host's instruction sets (unless
+/// OPENBLAS_CORETYPE says otherwise) and gives it `blasThreads` threads,
+/// prepares the native target and loads libmvec (glibc's vector math; a
+/// warning where it is missing). Returns which BLAS kernels run, for the
+/// report.
+std::string initializeJit(int blasThreads);
 
 /// Compiles `module`, with `entry` and an added C-interface wrapper
 /// @__seqpar_main(inputs..., outputs...) that writes the results into the

@@ -38,6 +38,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -199,17 +200,28 @@ static int64_t minorPageFaults() {
   return usage.ru_minflt;
 }
 
+/// CPU time of the calling thread so far, in seconds: the timed call's
+/// compute where BLAS runs one thread, whatever else the machine runs
+/// (docs/runtime-and-run.md §5).
+static double threadCpuSeconds() {
+  timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return now.tv_sec + 1e-9 * now.tv_nsec;
+}
+
 /// Prints, on rank 0, the program's figures and every rank's wall time,
-/// peak bytes and page faults.
+/// peak bytes, page faults, JIT time and the calling thread's CPU time.
 static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
                              double seconds, int64_t peak, int64_t faults,
-                             double jitSeconds) {
+                             double jitSeconds, double cpuSeconds,
+                             const std::string &blas) {
   struct {
     double seconds;
     int64_t peak;
     int64_t faults;
     double jitSeconds;
-  } mine{seconds, peak, faults, jitSeconds};
+    double cpuSeconds;
+  } mine{seconds, peak, faults, jitSeconds, cpuSeconds};
   std::vector<uint8_t> all = gatherBytes(&mine, sizeof(mine));
   if (world.rank != 0)
     return;
@@ -218,12 +230,14 @@ static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
               programFile.c_str(), entryName.c_str(),
               shapeString(gridShape).c_str(), world.size,
               static_cast<long long>(flops));
+  std::printf("blas: %s\n", blas.c_str());
   for (int r = 0; r < world.size; ++r) {
     std::memcpy(&mine, all.data() + r * sizeof(mine), sizeof(mine));
     std::printf("rank %d: wall %.6f s, peak %lld bytes (program "
-                "allocations), %lld page faults, jit %.3f s\n",
+                "allocations), %lld page faults, jit %.3f s, cpu %.6f s\n",
                 r, mine.seconds, static_cast<long long>(mine.peak),
-                static_cast<long long>(mine.faults), mine.jitSeconds);
+                static_cast<long long>(mine.faults), mine.jitSeconds,
+                mine.cpuSeconds);
   }
   std::fflush(stdout);
 }
@@ -247,7 +261,7 @@ int main(int argc, char **argv) {
   checkOptions();
   if (keepFreedMemory)
     seqpar_rt_alloc_keep_freed_memory();
-  initializeJit(blasThreads);
+  std::string blas = initializeJit(blasThreads);
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -299,6 +313,7 @@ int main(int argc, char **argv) {
   seqpar_rt_alloc_reset_peak();
   seqpar_rt_barrier();
   int64_t faultsBefore = minorPageFaults();
+  double cpuStart = threadCpuSeconds();
   auto start = std::chrono::steady_clock::now();
   seqpar_rt_region_begin(entryName.c_str(), flops);
   invoke(*engine, call.inputs, call.outputs);
@@ -306,6 +321,7 @@ int main(int argc, char **argv) {
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
+  double cpuSeconds = threadCpuSeconds() - cpuStart;
   int64_t faults = minorPageFaults() - faultsBefore;
   int64_t peak = seqpar_rt_alloc_peak_bytes();
   seqpar_rt_barrier();
@@ -315,7 +331,7 @@ int main(int argc, char **argv) {
   seqpar_rt_print_counters(SEQPAR_RT_FORMAT_TEXT);
   std::fflush(stdout);
   printRankFigures(signature.gridShape, flops, seconds, peak, faults,
-                   jitSeconds);
+                   jitSeconds, cpuSeconds, noBlas ? "none (--no-blas)" : blas);
 
   // Outputs assembled on every rank (rank 0 reports).
   std::string replicasDiffer; // the first output whose replicas differ

@@ -122,19 +122,24 @@ def LowerMatmulToBlas : Pass<"seqpar-lower-matmul-to-blas", "::mlir::ModuleOp"> 
     After bufferization, every linalg op on f32 buffers that is a
     contraction (`linalg.matmul`, `linalg.batch_matmul`, or a
     `linalg.generic` with a multiply-add body, e.g. the [b, s, h] x [h, n]
-    linear layers of exported graphs) whose operands map onto one row-major
-    GEMM per batch becomes calls of CBLAS `cblas_sgemm` (alpha = 1,
-    beta = 1, since linalg accumulates into its output): one call, or an
-    `scf.for` over the batch dim with one call per batch. Conditions: one
-    n dim; one k dim, or several that A and B lay out as one equally spaced
-    run (a weight gradient X^T . dY reducing over [b, s] tokens); at most
-    one batch dim (or two, as attention's [b, a], that every operand lays
-    out as one equally spaced batch); the m dims
-    contiguous in memory in A and C, unit stride on the innermost dim of
-    each operand (A and B may be transposed); static strides. Anything else, and
-    contractions on f16/bf16 (with a remark), stays for
-    `convert-linalg-to-loops`. The program then needs a CBLAS library at
-    link or JIT time (Debian: libopenblas-dev).
+    linear layers of exported graphs and attention's per-head products)
+    whose operands map onto row-major GEMMs inside loops becomes calls of
+    CBLAS `cblas_sgemm` (alpha = 1): conditions: one n dim; one k dim, or
+    several that A and B lay out as one equally spaced run (a weight
+    gradient X^T . dY reducing over [b, s] tokens); the GEMM's dims last in
+    every operand (A and B may be transposed), unit stride on the innermost
+    dim of each operand, static strides. Each batch dim is an `scf.for`
+    around the calls, except batch dims that every operand lays out as one
+    equally spaced run (attention's [b, a] heads), which are merged into
+    one loop; m dims whose rows are not equally spaced with the inner ones
+    (the query heads of a GQA group on a query tile) are loops too, the
+    inner ones the GEMM's M. beta = 1, since linalg accumulates into its
+    output, except when the output buffer was just filled with zeros (a
+    `linalg.fill` of 0 with only memory-effect-free ops in between): then
+    beta = 0 and the fill is erased. Anything else, and contractions on
+    f16/bf16 (with a remark), stays for `convert-linalg-to-loops`. The
+    program then needs a CBLAS library at link or JIT time (Debian:
+    libopenblas-dev).
 
     Before:
     ```mlir

@@ -82,7 +82,8 @@ func.func @linear(%x: memref<2x16x32xf32>, %w: memref<32x48xf32>, %wt: memref<48
 // -----
 
 // Tests that a strided view with a row stride is passed as the leading
-// dimension, and that rows that are not equally spaced stay as loops.
+// dimension, and that rows that are not equally spaced (m dims [2, 4] with
+// strides 512 and 64) loop over the outer m dim, one GEMM of 4 rows each.
 
 // CHECK-LABEL: func.func @strided
 func.func @strided(%a: memref<16x32xf32, strided<[48, 1], offset: 16>>, %b: memref<32x8xf32>, %c: memref<16x8xf32>,
@@ -90,7 +91,13 @@ func.func @strided(%a: memref<16x32xf32, strided<[48, 1], offset: 16>>, %b: memr
   // CHECK: %[[LDA:.+]] = llvm.mlir.constant(48 : i32) : i32
   // CHECK: llvm.call @cblas_sgemm({{.*}}, %[[LDA]],
   linalg.matmul ins(%a, %b : memref<16x32xf32, strided<[48, 1], offset: 16>>, memref<32x8xf32>) outs(%c : memref<16x8xf32>)
-  // CHECK: linalg.generic
+  // CHECK: %[[TWO:.+]] = arith.constant 2 : index
+  // CHECK: scf.for %[[I:.+]] = %{{.+}} to %[[TWO]] step
+  // CHECK: %[[II:.+]] = arith.index_cast %[[I]] : index to i64
+  // CHECK: arith.constant 512 : i64
+  // CHECK: arith.constant 32 : i64
+  // CHECK: llvm.call @cblas_sgemm(%{{.+}}, %{{.+}}, %{{.+}}, %[[M4:.+]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[LDA64:.+]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}})
+  // CHECK-NOT: linalg.generic
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
                   iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a3, %b : memref<2x4x32xf32, strided<[512, 64, 1]>>, memref<32x8xf32>) outs(%c3 : memref<2x4x8xf32>) {
@@ -153,7 +160,7 @@ func.func @not_a_matmul(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %c: memref<4x4
 // Tests that attention's contraction over [b, a] heads (two batch loops, as
 // seqpar-decompose-attention writes Q.K^T) loops over b * a = 6 matrices of
 // 4 x 8 (stride 32 elements), K transposed; a C laid out [a, b] cannot merge
-// its batch loops and stays for the loop lowering.
+// its batch loops: two nested loops (b: C stride 16, a: C stride 32).
 
 #q = affine_map<(b, h, i, j, e) -> (b, h, i, e)>
 #k = affine_map<(b, h, i, j, e) -> (b, h, j, e)>
@@ -165,7 +172,16 @@ func.func @heads(%q: memref<2x3x4x8xf32>, %k: memref<2x3x4x8xf32>, %s: memref<2x
   // CHECK: scf.for %{{.+}} = %{{.+}} to %[[B]] step
   // CHECK: arith.constant 32 : i64
   // CHECK: llvm.call @cblas_sgemm
-  // CHECK: linalg.generic
+  // CHECK: %[[B2:.+]] = arith.constant 2 : index
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %[[B2]] step
+  // CHECK: arith.constant 96 : i64
+  // CHECK: arith.constant 16 : i64
+  // CHECK: %[[A3:.+]] = arith.constant 3 : index
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %[[A3]] step
+  // CHECK: arith.constant 32 : i64
+  // CHECK: arith.addi
+  // CHECK: llvm.call @cblas_sgemm
+  // CHECK-NOT: linalg.generic
   linalg.generic {indexing_maps = [#q, #k, #s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<2x3x4x8xf32>, memref<2x3x4x8xf32>) outs(%s : memref<2x3x4x4xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %m = arith.mulf %x, %y : f32
@@ -220,4 +236,63 @@ func.func @weight_gradient(%x: memref<2x16x16xf32>, %dy: memref<2x16x8xf32>, %dy
     linalg.yield %r : f32
   }
   return
+}
+
+// -----
+
+// Tests GQA as seqpar-decompose-attention writes it (query heads viewed as
+// [a_kv = 2, r = 2], K read once per K/V head): on a query tile (4 of 16
+// rows, so the r and i rows are not equally spaced) the r heads loop around
+// one GEMM per K/V head (batch stride 512 in Q, 128 in K), C offset
+// 16 per r head.
+
+#gq = affine_map<(b, g, r, i, j, e) -> (b, g, r, i, e)>
+#gk = affine_map<(b, g, r, i, j, e) -> (b, g, j, e)>
+#gs = affine_map<(b, g, r, i, j, e) -> (b, g, r, i, j)>
+// CHECK-LABEL: func.func @grouped_heads
+func.func @grouped_heads(%q: memref<1x2x2x4x8xf32, strided<[512, 256, 128, 8, 1], offset: ?>>, %k: memref<1x2x16x8xf32>, %s: memref<1x2x2x4x16xf32>) {
+  // CHECK: %[[G:.+]] = arith.constant 2 : index
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %[[G]] step
+  // CHECK: arith.constant 256 : i64
+  // CHECK: arith.constant 128 : i64
+  // CHECK: arith.constant 128 : i64
+  // CHECK: %[[R:.+]] = arith.constant 2 : index
+  // CHECK: scf.for %{{.+}} = %{{.+}} to %[[R]] step
+  // CHECK: arith.constant 128 : i64
+  // CHECK: arith.constant 64 : i64
+  // CHECK: llvm.call @cblas_sgemm
+  // CHECK-NOT: linalg.generic
+  linalg.generic {indexing_maps = [#gq, #gk, #gs], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : memref<1x2x2x4x8xf32, strided<[512, 256, 128, 8, 1], offset: ?>>, memref<1x2x16x8xf32>) outs(%s : memref<1x2x2x4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %r = arith.addf %m, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Tests that a GEMM into a buffer just filled with zeros overwrites it
+// (beta = 0) and the fill goes, and that a fill of another value stays
+// (beta = 1).
+
+// CHECK-LABEL: func.func @zero_init
+func.func @zero_init(%a: memref<4x8xf32>, %b: memref<8x4xf32>) -> (memref<4x4xf32>, memref<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  // CHECK: %[[C:.+]] = memref.alloc
+  // CHECK-NOT: linalg.fill
+  // CHECK: %[[BETA0:.+]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+  // CHECK: llvm.call @cblas_sgemm({{.*}}, %[[BETA0]], %{{.+}}, %{{.+}})
+  %c = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%c : memref<4x4xf32>)
+  // CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[D:.+]] : memref<4x4xf32>)
+  // CHECK: %[[ONE:.+]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+  // CHECK: llvm.call @cblas_sgemm({{.*}}, %[[ONE]], %{{.+}}, %{{.+}})
+  %d = memref.alloc() : memref<4x4xf32>
+  linalg.fill ins(%two : f32) outs(%d : memref<4x4xf32>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x4xf32>) outs(%d : memref<4x4xf32>)
+  return %c, %d : memref<4x4xf32>, memref<4x4xf32>
 }

@@ -471,24 +471,33 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
 def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
   let summary = "Lower seqpar.attention (and its ring-step ops) to linalg references";
   let description = [{
-    Replaces each `seqpar.attention` with its reference decomposition:
-    scores = Q.K^T (a `linalg.generic` contraction over the head dim whose
-    key map reads KV head h / (a / a_kv), so GQA/MQA never materialise
-    repeated K/V), then scale, + mask, causal select (-inf where the key
-    position exceeds the query position, from `linalg.index`),
-    `linalg.softmax` over the keys, and P.V (contraction over the keys),
-    all in f32 (f16/bf16 operands are extended; the result is rounded once).
-    Used by `seqpar-lower-to-llvm` (before aggregate decomposition) so a
-    program holding the op runs under seqpar-run; it is the semantics the
-    context-parallel strategies are checked against.
-    `seqpar.attention_block` (one ring step: out and the two-part LSE, row
-    max and row sum, of a query block against a K/V block, causal by global
-    positions) and `seqpar.attention_merge` (the LSE merge of docs/semantics.md §4.3) lower the
-    same way, with fully masked rows giving row max = -inf, row sum = 0 and
-    out = 0, never NaN. `seqpar.attention_block_backward` (docs/semantics.md
-    §4.7) lowers to P from the rows' global LSE, D = rowsum(dO * O),
-    dS = scale * P * (dO . V^T - D), and the contractions dQ = dS . K,
-    dK = dS^T . Q, dV = P^T . dO, the last two summed per K/V head.
+    Replaces each `seqpar.attention` with one `seqpar.attention_block` over
+    all keys (positions 0..) and its result (NaN on rows whose every key is
+    masked by -inf, as the single-device softmax's 0/0), and lowers every
+    `seqpar.attention_block` (one ring step or key tile: out and the
+    two-part LSE, row max and row sum, of a query block against a K/V
+    block, causal by global positions) to linalg on tensors, all in f32
+    (f16/bf16 operands are extended; the result is rounded once):
+    scores = Q.K^T (a contraction over the head dim; under GQA/MQA the
+    query heads are viewed as [a_kv, r] so each K/V head is read once and
+    never repeated), row max of the logits (scale * scores, + mask, -inf
+    where the key position exceeds the query position), E = exp(logits -
+    row max), row sums of E, both split into 16 partial results per row
+    (upstream's `linalg::splitReduction`, so they vectorise), and
+    out = (E . V) / row sum. The logits are recomputed by
+    the two generics that read them instead of being materialised, and the
+    division is on the [b, a, s, d] result instead of the [b, a, s, t]
+    probabilities (docs/runtime-and-run.md, "Attention blocks"). Fully
+    masked rows give row max = -inf, row sum = 0 and out = 0, never NaN.
+    `seqpar.attention_merge` lowers to the LSE merge of docs/semantics.md
+    §4.3. `seqpar.attention_block_backward` (docs/semantics.md §4.7) lowers
+    to P from the rows' global LSE (logits recomputed the same way),
+    D = rowsum(dO * O), dS = scale * P * (dO . V^T - D), and the
+    contractions dQ = dS . K, dK = dS^T . Q, dV = P^T . dO, the last two
+    summed per K/V head; `seqpar.attention_backward` to an attention_block
+    over all keys (its LSE) and an attention_block_backward. Used by
+    `seqpar-lower-to-llvm`, whose BLAS lowering runs every contraction
+    above as cblas_sgemm calls (f32).
 
     Before:
     ```mlir
@@ -497,10 +506,15 @@ def DecomposeAttention : Pass<"seqpar-decompose-attention"> {
     ```
     After:
     ```mlir
-    %s = linalg.generic ... ins(%q, %k ...) // Q.K^T on KV head h / 2, [1, 4, 8, 8]
-    %c = linalg.generic ... ins(%s ...)      // * 0.25; -inf where key > query
-    %p = linalg.softmax dimension(3) ins(%c : tensor<1x4x8x8xf32>) ...
-    %o = linalg.generic ... ins(%p, %v ...)  // P.V, [1, 4, 8, 16]
+    %gq = tensor.expand_shape %q [[0], [1, 2], [3], [4]] ... into tensor<1x2x2x8x16xf32>
+    %s = linalg.generic ... ins(%gq, %k ...)  // Q.K^T per K/V head, [1, 2, 2, 8, 8]
+    %sc = tensor.collapse_shape %s ...        // [1, 4, 8, 8]
+    %m = linalg.generic ... ins(%sc, %pos, %pos ...) // max of 0.25 * s, -inf where key > query
+    %e = linalg.generic ... ins(%sc, %pos, %pos, %m ...) // exp(logit - max)
+    %l = linalg.generic ... ins(%e ...)       // row sums
+    %ev = linalg.generic ... ins(%ge, %v ...) // E.V, [1, 2, 2, 8, 16] -> [1, 4, 8, 16]
+    %o = linalg.generic ... ins(%ev, %l ...)  // / row sum
+    %r = linalg.generic ... ins(%o, %l ...)   // NaN where row sum = 0
     ```
   }];
   let dependentDialects = [
@@ -761,6 +775,40 @@ def DecomposeAggregates : Pass<"seqpar-decompose-aggregates"> {
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def FuseElementwise : Pass<"seqpar-fuse-elementwise"> {
+  let summary = "Fuse elementwise linalg ops into their consumers, contractions kept for BLAS";
+  let description = [{
+    Upstream's elementwise-op fusion on tensors
+    (`linalg::populateElementwiseOpsFusionPatterns`, the patterns of
+    `linalg-fuse-elementwise-ops`, without its reshape propagation): an
+    all-parallel `linalg.generic` whose only use is an input of another
+    linalg op is merged into that op's body, so a chain such as bias add,
+    GELU and dropout, or bias add and residual add, is one loop nest over
+    memory instead of one per op. Two restrictions: the consumer is not a
+    contraction (a norm or an activation inside the multiply-accumulate
+    would keep `seqpar-lower-matmul-to-blas` from sending it to BLAS), and
+    a producer with several uses is left alone (fusing it would compute it
+    once per consumer). Used by `seqpar-lower-to-llvm` before
+    bufferization; docs/runtime-and-run.md, "Fusion".
+
+    Before:
+    ```mlir
+    %b = linalg.generic {... ["parallel", "parallel"]} ins(%y, %bias : ...) { addf }
+    %g = linalg.generic {... ["parallel", "parallel"]} ins(%b : ...) { tanh-GELU }
+    %o = linalg.generic {... ["parallel", "parallel", "reduction"]} ins(%g, %w : ...) { mulf, addf }
+    ```
+    After:
+    ```mlir
+    %g = linalg.generic {... ["parallel", "parallel"]} ins(%y, %bias : ...) { addf; tanh-GELU }
+    %o = linalg.generic {... ["parallel", "parallel", "reduction"]} ins(%g, %w : ...) { mulf, addf }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect"
   ];
 }
 

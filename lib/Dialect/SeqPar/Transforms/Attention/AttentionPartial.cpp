@@ -1,6 +1,7 @@
 //===- AttentionPartial.cpp - attention over part of the keys -------------===//
 
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -65,4 +66,28 @@ Value mlir::seqpar::buildAttentionResult(OpBuilder &b, Location loc,
                linalg::YieldOp::create(nb, nl, out);
              })
       .getResult(0);
+}
+
+AttentionBlockOp mlir::seqpar::buildAttentionAsBlock(AttentionOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  auto rowType =
+      RankedTensorType::get(q.getShape().drop_back(), b.getF32Type());
+  auto iota = [&](int64_t n) {
+    return SequenceShardBuilder::positionTensor(
+        b, loc, n, [](OpBuilder &, Location, Value i) { return i; });
+  };
+  Value qPositions = iota(q.getDimSize(2));
+  Value kvPositions = iota(k.getDimSize(2));
+  auto block = AttentionBlockOp::create(
+      b, loc, q.clone(b.getF32Type()), rowType, rowType, op.getQuery(),
+      op.getKey(), op.getValue(), qPositions, kvPositions, op.getMask(),
+      op.getScaleAttr(), op.getCausalAttr());
+  Value out = buildAttentionResult(b, loc, AttentionPartial::of(block),
+                                   q.getElementType());
+  op.getResult().replaceAllUsesWith(out);
+  op.erase();
+  return block;
 }

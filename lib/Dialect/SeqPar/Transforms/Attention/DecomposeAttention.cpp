@@ -1,10 +1,12 @@
 //===- DecomposeAttention.cpp - seqpar.attention -> linalg reference ------===//
 
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -57,30 +59,64 @@ Value contract(OpBuilder &b, Location loc, Value lhs, Value rhs, Value init,
       .getResult(0);
 }
 
+/// `x` [b, a, ...] with its heads viewed as [b, a_kv, r, ...]: K/V head g's
+/// r = a / a_kv query heads side by side.
+Value groupHeads(OpBuilder &b, Location loc, Value x, int64_t kvHeads) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape{type.getDimSize(0), kvHeads,
+                             type.getDimSize(1) / kvHeads, type.getDimSize(2),
+                             type.getDimSize(3)};
+  return tensor::ExpandShapeOp::create(
+      b, loc, type.clone(shape), x,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
 /// A contraction of per-head `lhs` [b, a, s, x] with K or V `kv`
 /// [b, a_kv, t, d], reading KV head h / r (r = a / a_kv, never repeated):
 /// with `keys`, scores[b, h, i, j] = sum_e lhs[b, h, i, e] * kv[b, h/r, j, e];
 /// else out[b, h, i, e] = sum_j lhs[b, h, i, j] * kv[b, h/r, j, e].
-/// Accumulates in f32 (f16/bf16 operands are extended).
+/// Accumulates in f32 (f16/bf16 operands are extended). Under GQA the
+/// query heads are viewed as [a_kv, r] (loops b, g, r, i, last,
+/// contracted), so every operand is read through a projected permutation
+/// and each K/V head's r query heads are one GEMM (docs/runtime-and-run.md,
+/// "BLAS kernels").
 Value headContraction(OpBuilder &b, Location loc, Value lhs, Value kv,
                       bool keys) {
   auto l = cast<RankedTensorType>(lhs.getType());
   auto k = cast<RankedTensorType>(kv.getType());
   MLIRContext *ctx = b.getContext();
-  int64_t group = l.getDimSize(1) / k.getDimSize(1);
-  AffineExpr d0, d1, d2, d3, d4;
-  bindDims(ctx, d0, d1, d2, d3, d4);
-  AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
-  // Loop d3 is the output's last dim, d4 the contracted one.
-  AffineMap kvMap = keys ? AffineMap::get(5, 0, {d0, kvHead, d3, d4}, ctx)
-                         : AffineMap::get(5, 0, {d0, kvHead, d4, d3}, ctx);
+  int64_t kvHeads = k.getDimSize(1), group = l.getDimSize(1) / kvHeads;
   int64_t last = keys ? k.getDimSize(2) : k.getDimSize(3);
-  return contract(
-      b, loc, lhs, kv,
-      zeros(b, loc, {l.getDimSize(0), l.getDimSize(1), l.getDimSize(2), last},
-            b.getF32Type()),
-      AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx), kvMap,
-      AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+  if (group == 1) {
+    AffineExpr d0, d1, d2, d3, d4;
+    bindDims(ctx, d0, d1, d2, d3, d4);
+    // Loop d3 is the output's last dim, d4 the contracted one.
+    AffineMap kvMap = keys ? AffineMap::get(5, 0, {d0, d1, d3, d4}, ctx)
+                           : AffineMap::get(5, 0, {d0, d1, d4, d3}, ctx);
+    return contract(
+        b, loc, lhs, kv,
+        zeros(b, loc,
+              {l.getDimSize(0), l.getDimSize(1), l.getDimSize(2), last},
+              b.getF32Type()),
+        AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx), kvMap,
+        AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
+  }
+  AffineExpr d0, d1, d2, d3, d4, d5;
+  bindDims(ctx, d0, d1, d2, d3, d4, d5);
+  AffineMap kvMap = keys ? AffineMap::get(6, 0, {d0, d1, d4, d5}, ctx)
+                         : AffineMap::get(6, 0, {d0, d1, d5, d4}, ctx);
+  // Separate statements: argument evaluation order would order the ops.
+  Value lhsGroups = groupHeads(b, loc, lhs, kvHeads);
+  Value init = zeros(
+      b, loc, {l.getDimSize(0), kvHeads, group, l.getDimSize(2), last},
+      b.getF32Type());
+  Value grouped = contract(
+      b, loc, lhsGroups, kv, init,
+      AffineMap::get(6, 0, {d0, d1, d2, d3, d5}, ctx), kvMap,
+      AffineMap::get(6, 0, {d0, d1, d2, d3, d4}, ctx));
+  return tensor::CollapseShapeOp::create(
+      b, loc, grouped,
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
 
 /// The map reading a rank-4 mask over loops of extents `full`: its unit
@@ -95,78 +131,6 @@ AffineMap broadcastMap(Value mask, ArrayRef<int64_t> full) {
                         : getAffineDimExpr(dim, ctx));
   return AffineMap::get(4, 0, exprs, ctx);
 }
-
-struct DecomposeAttentionPattern : OpRewritePattern<AttentionOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(AttentionOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    auto q = cast<RankedTensorType>(op.getQuery().getType());
-    auto k = cast<RankedTensorType>(op.getKey().getType());
-    // f16/bf16 attention computes in f32, as the distributed blocks do, and
-    // rounds once at the end.
-    Type elem = rewriter.getF32Type();
-    int64_t b = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
-            t = k.getDimSize(2);
-    Value scores = headContraction(rewriter, loc, op.getQuery(), op.getKey(),
-                                   /*keys=*/true);
-
-    // logits = scale * scores (+ mask) (causal: -inf where j > i)
-    AffineMap identity = AffineMap::getMultiDimIdentityMap(4, ctx);
-    SmallVector<Value> inputs{scores};
-    SmallVector<AffineMap> maps{identity};
-    if (Value mask = op.getMask()) {
-      inputs.push_back(mask);
-      maps.push_back(broadcastMap(mask, {b, a, s, t}));
-    }
-    maps.push_back(identity);
-    Value logitsInit = tensor::EmptyOp::create(
-        rewriter, loc, ArrayRef<int64_t>{b, a, s, t}, elem);
-    float scale = op.getScale().convertToFloat();
-    bool causal = op.getCausal();
-    Value logits =
-        linalg::GenericOp::create(
-            rewriter, loc, logitsInit.getType(), inputs, ValueRange{logitsInit},
-            maps,
-            SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-            [&](OpBuilder &nb, Location nloc, ValueRange args) {
-              Value scaleValue = arith::ConstantOp::create(
-                  nb, nloc, nb.getFloatAttr(elem, scale));
-              Value x = arith::MulFOp::create(nb, nloc, args[0], scaleValue);
-              if (inputs.size() == 2)
-                x = arith::AddFOp::create(nb, nloc, x,
-                                          widen(nb, nloc, args[1], elem));
-              if (causal) {
-                Value query = linalg::IndexOp::create(nb, nloc, 2);
-                Value key = linalg::IndexOp::create(nb, nloc, 3);
-                Value visible = arith::CmpIOp::create(
-                    nb, nloc, arith::CmpIPredicate::ule, key, query);
-                Value minusInf = arith::ConstantOp::create(
-                    nb, nloc,
-                    nb.getFloatAttr(elem,
-                                    -std::numeric_limits<double>::infinity()));
-                x = arith::SelectOp::create(nb, nloc, visible, x, minusInf);
-              }
-              linalg::YieldOp::create(nb, nloc, x);
-            })
-            .getResult(0);
-
-    Value probsInit = tensor::EmptyOp::create(
-        rewriter, loc, ArrayRef<int64_t>{b, a, s, t}, elem);
-    Value probs = linalg::SoftmaxOp::create(rewriter, loc, probsInit.getType(),
-                                            logits, probsInit, /*dimension=*/3)
-                      .getResult()[0];
-
-    Value out =
-        headContraction(rewriter, loc, probs, op.getValue(), /*keys=*/false);
-    if (q.getElementType() != elem)
-      out = arith::TruncFOp::create(rewriter, loc, q, out);
-    rewriter.replaceOp(op, out);
-    return success();
-  }
-};
 
 /// A generic over `init`'s shape (all parallel, or with the last loop a
 /// reduction when `reduceLast`) reading `inputs` through `maps`.
@@ -199,47 +163,103 @@ Value filled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 
 /// The logits of an attention block [b, a, s, t] (f32): scale * Q.K^T
 /// (+ mask), -inf where a key's global position is after the query's when
-/// `causal` (seqpar.attention_block and its backward).
-Value blockLogits(OpBuilder &b, Location loc, Value query, Value key,
-                  Value qPositions, Value kvPositions, Value mask, float scale,
-                  bool causal) {
+/// `causal` (seqpar.attention_block and its backward). Only the scores
+/// Q.K^T are materialised (a GEMM's output); each generic that needs the
+/// logits reads `inputs` through `maps` and recomputes them with `emit`
+/// from its first block arguments, so the logits never make a pass over
+/// memory of their own (docs/runtime-and-run.md, "Attention blocks").
+struct BlockLogits {
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  float scale = 1.0f;
+  bool causal = false, masked = false;
+
+  Value emit(OpBuilder &b, Location loc, ValueRange args) const;
+};
+
+Value BlockLogits::emit(OpBuilder &b, Location loc, ValueRange x) const {
+  Value l = arith::MulFOp::create(b, loc, x[0], f32Constant(b, loc, scale));
+  if (masked)
+    l = arith::AddFOp::create(b, loc, l, widen(b, loc, x[3], b.getF32Type()));
+  if (!causal)
+    return l;
+  Value visible =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x[2], x[1]);
+  return arith::SelectOp::create(
+      b, loc, visible, l,
+      f32Constant(b, loc, -std::numeric_limits<double>::infinity()));
+}
+
+BlockLogits blockLogits(OpBuilder &b, Location loc, Value query, Value key,
+                        Value qPositions, Value kvPositions, Value mask,
+                        float scale, bool causal) {
   MLIRContext *ctx = b.getContext();
   auto q = cast<RankedTensorType>(query.getType());
   auto k = cast<RankedTensorType>(key.getType());
   int64_t bs = q.getDimSize(0), a = q.getDimSize(1), s = q.getDimSize(2),
           t = k.getDimSize(2);
-  Type f32 = b.getF32Type();
   AffineExpr d2 = getAffineDimExpr(2, ctx), d3 = getAffineDimExpr(3, ctx);
-  AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
-  Value scores = headContraction(b, loc, query, key, /*keys=*/true);
-  SmallVector<Value> inputs{scores, qPositions, kvPositions};
-  SmallVector<AffineMap> maps{id4, AffineMap::get(4, 0, {d2}, ctx),
-                              AffineMap::get(4, 0, {d3}, ctx)};
+  BlockLogits logits;
+  logits.scale = scale;
+  logits.causal = causal;
+  logits.masked = static_cast<bool>(mask);
+  logits.inputs = {headContraction(b, loc, query, key, /*keys=*/true),
+                   qPositions, kvPositions};
+  logits.maps = {AffineMap::getMultiDimIdentityMap(4, ctx),
+                 AffineMap::get(4, 0, {d2}, ctx),
+                 AffineMap::get(4, 0, {d3}, ctx)};
   if (mask) {
-    inputs.push_back(mask);
-    maps.push_back(broadcastMap(mask, {bs, a, s, t}));
+    logits.inputs.push_back(mask);
+    logits.maps.push_back(broadcastMap(mask, {bs, a, s, t}));
   }
-  maps.push_back(id4);
-  return generic(
-      b, loc, inputs, maps,
-      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{bs, a, s, t}, f32), 4,
-      false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-        Value l =
-            arith::MulFOp::create(nb, nl, x[0], f32Constant(nb, nl, scale));
-        if (mask)
-          l = arith::AddFOp::create(nb, nl, l, widen(nb, nl, x[3], f32));
-        if (!causal)
-          return l;
-        Value visible = arith::CmpIOp::create(
-            nb, nl, arith::CmpIPredicate::ule, x[2], x[1]);
-        return arith::SelectOp::create(
-            nb, nl, visible, l,
-            f32Constant(nb, nl, -std::numeric_limits<double>::infinity()));
+  return logits;
+}
+
+/// `logits`' inputs and maps followed by `inputs` and `maps`.
+std::pair<SmallVector<Value>, SmallVector<AffineMap>>
+withLogits(const BlockLogits &logits, ArrayRef<Value> inputs,
+           ArrayRef<AffineMap> maps) {
+  SmallVector<Value> allInputs(logits.inputs);
+  allInputs.append(inputs.begin(), inputs.end());
+  SmallVector<AffineMap> allMaps(logits.maps);
+  allMaps.append(maps.begin(), maps.end());
+  return {allInputs, allMaps};
+}
+
+/// Partial results per row of a reduction over the keys: lanes of a
+/// vector register (16 f32 in AVX-512).
+constexpr int64_t kKeyLanes = 16;
+
+/// The reduction over the keys (the last loop) of `rows` split by
+/// upstream's splitReduction into kKeyLanes partial results per row, key j
+/// going to partial j mod kKeyLanes, and a reduction of the partials
+/// (docs/runtime-and-run.md, "Attention blocks"): the partial results are
+/// a parallel loop, which LLVM's vectoriser takes however the body masks
+/// the keys, where the single chain was a reduction it would not take.
+/// `rows` as is when the keys do not split (fewer than, or not a multiple
+/// of, kKeyLanes; a mask broadcast over a dim).
+Value splitKeyReduction(RewriterBase &rewriter, Value rows) {
+  auto op = rows.getDefiningOp<linalg::GenericOp>();
+  int64_t keys = op.getStaticLoopRanges().back();
+  if (keys <= kKeyLanes || keys % kKeyLanes != 0 ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return rows;
+  unsigned rowDims = cast<RankedTensorType>(rows.getType()).getRank();
+  FailureOr<linalg::SplitReductionResult> split = linalg::splitReduction(
+      rewriter, op, [&](linalg::LinalgOp) {
+        return linalg::SplitReductionOptions{kKeyLanes, rowDims,
+                                             /*innerParallel=*/true};
       });
+  if (failed(split))
+    return rows;
+  return split->resultCombiningLinalgOp->getResult(0);
 }
 
 /// One ring step: out and the two-part LSE of the query block against one
-/// K/V block.
+/// K/V block. The unnormalised probabilities E = exp(l - rowMax) go
+/// through P.V and the [b, a, s, d] result is divided by the row sums,
+/// instead of dividing the [b, a, s, t] probabilities.
 struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -257,17 +277,21 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
     Type f32 = rewriter.getF32Type();
     AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
     AffineMap row4 = AffineMap::get(4, 0, {d0, d1, d2}, ctx);
-    Value logits =
+    BlockLogits logits =
         blockLogits(rewriter, loc, op.getQuery(), op.getKey(),
                     op.getQPositions(), op.getKvPositions(), op.getMask(),
                     op.getScale().convertToFloat(), op.getCausal());
+    size_t n = logits.inputs.size();
     // Row max; a fully masked row (max = -inf) is centred at 0, not -inf.
-    Value rowMax =
-        generic(rewriter, loc, {logits}, {id4, row4},
-                filled(rewriter, loc, {b, a, s}, -inf), 4, true,
-                [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-                  return arith::MaximumFOp::create(nb, nl, x[0], x[1]);
-                });
+    auto [maxInputs, maxMaps] = withLogits(logits, {}, {row4});
+    Value rowMax = generic(
+        rewriter, loc, maxInputs, maxMaps,
+        filled(rewriter, loc, {b, a, s}, -inf), 4, true,
+        [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          return arith::MaximumFOp::create(nb, nl, logits.emit(nb, nl, x),
+                                           x[n]);
+        });
+    rowMax = splitKeyReduction(rewriter, rowMax);
     AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, ctx);
     Value center = generic(
         rewriter, loc, {rowMax}, {id3, id3},
@@ -279,12 +303,14 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
           return arith::SelectOp::create(nb, nl, masked,
                                          f32Constant(nb, nl, 0.0), x[0]);
         });
+    auto [expInputs, expMaps] = withLogits(logits, {center}, {row4, id4});
     Value exps = generic(
-        rewriter, loc, {logits, center}, {id4, row4, id4},
+        rewriter, loc, expInputs, expMaps,
         tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
                                 f32),
-        4, false, [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-          Value diff = arith::SubFOp::create(nb, nl, x[0], x[1]);
+        4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+          Value diff =
+              arith::SubFOp::create(nb, nl, logits.emit(nb, nl, x), x[n]);
           return math::ExpOp::create(nb, nl, diff);
         });
     Value sums = generic(rewriter, loc, {exps}, {id4, row4},
@@ -292,20 +318,21 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
                          [](OpBuilder &nb, Location nl, ValueRange x) -> Value {
                            return arith::AddFOp::create(nb, nl, x[0], x[1]);
                          });
-    // p = exp / sum (0 for an empty row).
-    Value probs = generic(
-        rewriter, loc, {exps, sums}, {id4, row4, id4},
-        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{b, a, s, t},
-                                f32),
-        4, false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
+    sums = splitKeyReduction(rewriter, sums);
+    // out = (E . V) / sum (0 for an empty row, whose E is 0).
+    Value weighted =
+        headContraction(rewriter, loc, exps, op.getValue(), /*keys=*/false);
+    auto outType = cast<RankedTensorType>(weighted.getType());
+    Value out = generic(
+        rewriter, loc, {weighted, sums}, {id4, row4, id4},
+        tensor::EmptyOp::create(rewriter, loc, outType.getShape(), f32), 4,
+        false, [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
           Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
                                               x[1], f32Constant(nb, nl, 0.0));
-          Value p = arith::DivFOp::create(nb, nl, x[0], x[1]);
+          Value o = arith::DivFOp::create(nb, nl, x[0], x[1]);
           return arith::SelectOp::create(nb, nl, empty,
-                                         f32Constant(nb, nl, 0.0), p);
+                                         f32Constant(nb, nl, 0.0), o);
         });
-    Value out =
-        headContraction(rewriter, loc, probs, op.getValue(), /*keys=*/false);
     rewriter.replaceOp(op, {out, rowMax, sums});
     return success();
   }
@@ -318,15 +345,6 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
 Value groupContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
                        int64_t kvHeads) {
   MLIRContext *ctx = b.getContext();
-  auto grouped = [&](Value x) -> Value {
-    auto type = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> shape{type.getDimSize(0), kvHeads,
-                               type.getDimSize(1) / kvHeads, type.getDimSize(2),
-                               type.getDimSize(3)};
-    return tensor::ExpandShapeOp::create(
-        b, loc, type.clone(shape), x,
-        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-  };
   auto l = cast<RankedTensorType>(lhs.getType());
   auto r = cast<RankedTensorType>(rhs.getType());
   Value init = zeros(
@@ -336,8 +354,8 @@ Value groupContraction(OpBuilder &b, Location loc, Value lhs, Value rhs,
   AffineExpr d0, d1, d2, d3, d4, d5;
   bindDims(ctx, d0, d1, d2, d3, d4, d5);
   // Separate statements: argument evaluation order would order the ops.
-  Value lhsGroups = grouped(lhs);
-  Value rhsGroups = grouped(rhs);
+  Value lhsGroups = groupHeads(b, loc, lhs, kvHeads);
+  Value rhsGroups = groupHeads(b, loc, rhs, kvHeads);
   return contract(b, loc, lhsGroups, rhsGroups, init,
                   AffineMap::get(6, 0, {d0, d1, d4, d5, d2}, ctx),
                   AffineMap::get(6, 0, {d0, d1, d4, d5, d3}, ctx),
@@ -372,25 +390,28 @@ struct DecomposeAttentionBlockBackwardPattern
     float scale = op.getScale().convertToFloat();
 
     // P = exp(l - row_max) / row_sum, l as the forward block computes it.
-    Value logits = blockLogits(rewriter, loc, op.getQuery(), op.getKey(),
-                               op.getQPositions(), op.getKvPositions(),
-                               op.getMask(), scale, op.getCausal());
+    BlockLogits logits = blockLogits(rewriter, loc, op.getQuery(), op.getKey(),
+                                     op.getQPositions(), op.getKvPositions(),
+                                     op.getMask(), scale, op.getCausal());
+    size_t n = logits.inputs.size();
+    auto [probInputs, probMaps] = withLogits(
+        logits, {op.getRowMax(), op.getRowSum()}, {row4, row4, id4});
     Value probs = generic(
-        rewriter, loc, {logits, op.getRowMax(), op.getRowSum()},
-        {id4, row4, row4, id4}, empty4(), 4, false,
+        rewriter, loc, probInputs, probMaps, empty4(), 4, false,
         [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
           Value zero = f32Constant(nb, nl, 0.0);
+          Value l = logits.emit(nb, nl, x);
           Value p = arith::DivFOp::create(
               nb, nl,
               math::ExpOp::create(nb, nl,
-                                  arith::SubFOp::create(nb, nl, x[0], x[1])),
-              x[2]);
+                                  arith::SubFOp::create(nb, nl, l, x[n])),
+              x[n + 1]);
           // No probability where the key is hidden or the row is empty
           // (exp(-inf - -inf) and 0/0 would be NaN).
           Value hidden = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
-                                               x[0], f32Constant(nb, nl, -inf));
+                                               l, f32Constant(nb, nl, -inf));
           Value empty = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ,
-                                              x[2], zero);
+                                              x[n + 1], zero);
           Value none = arith::OrIOp::create(nb, nl, hidden, empty);
           return arith::SelectOp::create(nb, nl, none, zero, p);
         });
@@ -556,12 +577,18 @@ struct DecomposeAttentionPass
     : public mlir::seqpar::impl::DecomposeAttentionBase<
           DecomposeAttentionPass> {
   void runOnOperation() override {
-    // The whole backward becomes block ops first, lowered by the second walk.
+    // seqpar.attention is one block over all keys (the same decomposition
+    // as a tile's or a ring step's), the whole backward block ops; both
+    // are lowered by the second walk.
+    SmallVector<AttentionOp> attentions;
+    getOperation()->walk([&](AttentionOp op) { attentions.push_back(op); });
+    for (AttentionOp op : attentions)
+      buildAttentionAsBlock(op);
     RewritePatternSet backward(&getContext());
     backward.add<DecomposeAttentionBackwardPattern>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(backward));
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeAttentionPattern, DecomposeAttentionBlockPattern,
+    patterns.add<DecomposeAttentionBlockPattern,
                  DecomposeAttentionBlockBackwardPattern,
                  DecomposeAttentionMergePattern>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));

@@ -29,12 +29,6 @@ using namespace mlir::seqpar;
 
 namespace {
 
-/// Positions 0 .. n-1.
-Value iota(OpBuilder &b, Location loc, int64_t n) {
-  return SequenceShardBuilder::positionTensor(
-      b, loc, n, [](OpBuilder &, Location, Value i) { return i; });
-}
-
 /// `whole` with `part` written at `offset` along `axis`.
 Value insertAlong(OpBuilder &b, Location loc, Value part, Value whole,
                   int64_t axis, Value offset) {
@@ -148,28 +142,6 @@ void tileCausalBlock(AttentionBlockOp op, int64_t tile) {
   op->erase();
 }
 
-/// seqpar.attention as one block over positions 0.. (the mask as is),
-/// finished in its element type (the block computes in f32), so it can be
-/// tiled.
-AttentionBlockOp asBlock(AttentionOp op) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto q = cast<RankedTensorType>(op.getQuery().getType());
-  auto k = cast<RankedTensorType>(op.getKey().getType());
-  auto rowType =
-      RankedTensorType::get(q.getShape().drop_back(), b.getF32Type());
-  auto block = AttentionBlockOp::create(
-      b, loc, q.clone(b.getF32Type()), rowType, rowType, op.getQuery(),
-      op.getKey(), op.getValue(), iota(b, loc, q.getDimSize(2)),
-      iota(b, loc, k.getDimSize(2)), op.getMask(), op.getScaleAttr(),
-      op.getCausalAttr());
-  Value out = buildAttentionResult(b, loc, AttentionPartial::of(block),
-                                   q.getElementType());
-  op.getResult().replaceAllUsesWith(out);
-  op.erase();
-  return block;
-}
-
 struct TileAttentionPass
     : public mlir::seqpar::impl::TileAttentionBase<TileAttentionPass> {
   using TileAttentionBase::TileAttentionBase;
@@ -209,7 +181,7 @@ struct TileAttentionPass
     // s = s_kv, split into whole tiles as its keys do).
     for (AttentionOp attention : attentions)
       (attention.getCausal() ? causalBlocks : blocks)
-          .push_back(asBlock(attention));
+          .push_back(buildAttentionAsBlock(attention));
     for (AttentionBlockOp block : blocks) {
       tileBlock(block, kvTile);
       ++numTiled;

@@ -1,21 +1,61 @@
 // RUN: seqpar-opt %s -split-input-file --seqpar-decompose-attention | FileCheck %s
 
 // Tests that a block's LSE comes out in two parts: the row max of the
-// logits (-inf on a fully masked row) and the row sum of exp(l - max) with a
-// fully masked row centred at 0; out divides by the sum (0 where it is 0).
+// logits (-inf on a fully masked row), recomputed from the scores Q.K^T
+// inside the reduction, and the row sum of E = exp(l - max)
+// with a fully masked row centred at 0; out is E.V divided by the sum (0
+// where it is 0).
 // CHECK-LABEL: func.func @block
-// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg0 :
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[S]], %arg1, %arg1 :
+// CHECK: arith.mulf
+// CHECK: arith.cmpi ule
+// CHECK: arith.select
 // CHECK: arith.maximumf
 // CHECK: %[[CENTER:.*]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<1x2x4xf32>)
 // CHECK: arith.cmpf oeq
-// CHECK: %[[EXP:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[CENTER]] : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>)
+// CHECK: %[[EXP:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg1, %arg1, %[[CENTER]] : tensor<1x2x4x4xf32>, tensor<4xindex>, tensor<4xindex>, tensor<1x2x4xf32>)
+// CHECK: arith.select
 // CHECK: math.exp
 // CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[EXP]] : tensor<1x2x4x4xf32>)
 // CHECK: arith.addf
-// CHECK: return %{{.*}}, %[[MAX]], %[[SUM]]
+// CHECK: %[[EV:.*]] = linalg.generic {{.*}} ins(%[[EXP]], %arg0 :
+// CHECK: %[[OUT:.*]] = linalg.generic {{.*}} ins(%[[EV]], %[[SUM]] : tensor<1x2x4x8xf32>, tensor<1x2x4xf32>)
+// CHECK: arith.cmpf oeq
+// CHECK: arith.divf
+// CHECK: arith.select
+// CHECK: return %[[OUT]], %[[MAX]], %[[SUM]]
 func.func @block(%q: tensor<1x2x4x8xf32>, %p: tensor<4xindex>) -> (tensor<1x2x4x8xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>) {
   %o, %m, %l = seqpar.attention_block %q, %q, %q positions(%p, %p) {causal, scale = 0.5 : f32}
       : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
+  return %o, %m, %l : tensor<1x2x4x8xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>
+}
+
+// -----
+
+// Tests that with 32 keys (a multiple of 16) the row max and the row sum
+// are split (upstream's splitReduction): key j into partial j mod 16 of its
+// row, the 16 lanes the innermost, parallel loop, then the partials reduced.
+// CHECK-LABEL: func.func @block_split
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 :
+// CHECK: %[[NEG:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x4xf32>)
+// CHECK: %[[S2:.*]] = tensor.expand_shape %[[S]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 2, 4, 2, 16]
+// CHECK: %[[KP:.*]] = tensor.expand_shape %arg3 {{\[}}[0, 1]] output_shape [2, 16]
+// CHECK: %[[PMAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[S2]], %arg2, %[[KP]] : {{.*}} outs(%{{.*}} : tensor<1x2x4x16xf32>)
+// CHECK: arith.select
+// CHECK: arith.maximumf
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[PMAX]] : tensor<1x2x4x16xf32>) outs(%[[NEG]] : tensor<1x2x4xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg2, %arg3, %{{.*}} :
+// CHECK: math.exp
+// CHECK: %[[E2:.*]] = tensor.expand_shape %[[E]]
+// CHECK: %[[PSUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[E2]] : tensor<1x2x4x2x16xf32>) outs(%{{.*}} : tensor<1x2x4x16xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[PSUM]] : tensor<1x2x4x16xf32>)
+// CHECK: return %{{.*}}, %[[MAX]], %[[SUM]]
+func.func @block_split(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x32x8xf32>, %p: tensor<4xindex>, %pk: tensor<32xindex>)
+    -> (tensor<1x2x4x8xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>) {
+  %o, %m, %l = seqpar.attention_block %q, %k, %k positions(%p, %pk) {causal, scale = 0.5 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x32x8xf32>, tensor<1x2x32x8xf32>, tensor<4xindex>, tensor<32xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
   return %o, %m, %l : tensor<1x2x4x8xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>
 }
 
@@ -50,18 +90,19 @@ func.func @merge(%oa: tensor<1x2x4x8xf32>, %ma: tensor<1x2x4xf32>, %la: tensor<1
 
 // Tests the block backward of docs/semantics.md §4.7 on GQA (4 query heads,
 // 2 K/V heads): the block's logits as the forward block computes them
-// (causal: -inf for future keys), P from the rows' global two-part LSE (0
-// where the logit is -inf or the row sum 0), D = rowsum(dO * O),
-// dS = scale * P * (dO . V^T - D), dQ = dS . K reading K/V head h / 2, and
-// dK = dS^T . Q, dV = P^T . dO with the heads viewed as [2 K/V heads, 2]
-// and reduced over the group and the queries (never repeated).
+// (causal: -inf for future keys) recomputed from the scores inside P's
+// generic, P from the rows' global two-part LSE (0 where the logit is -inf
+// or the row sum 0), D = rowsum(dO * O), dS = scale * P * (dO . V^T - D),
+// and every contraction with the query heads viewed as [2 K/V heads, 2]
+// (K/V read once per K/V head, never repeated): dQ = dS . K, and
+// dK = dS^T . Q, dV = P^T . dO reduced over the group and the queries.
 // CHECK-LABEL: func.func @block_backward
-// CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>)
-// CHECK: %[[L:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg6, %arg6 :
+// CHECK: %[[GQ0:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 4, 8]
+// CHECK: %[[S5:.*]] = linalg.generic {{.*}} ins(%[[GQ0]], %arg1 : tensor<1x2x2x4x8xf32>, tensor<1x2x4x8xf32>)
+// CHECK: %[[S:.*]] = tensor.collapse_shape %[[S5]]
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg6, %arg6, %arg4, %arg5 :
 // CHECK: arith.cmpi ule
-// CHECK: arith.select
-// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%[[L]], %arg4, %arg5 :
-// CHECK: ^bb0(%[[LV:.*]]: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK: %[[LV:.*]] = arith.select
 // CHECK: %[[C:.*]] = arith.subf %[[LV]], %{{.*}}
 // CHECK: %[[E:.*]] = math.exp %[[C]]
 // CHECK: %[[DIV:.*]] = arith.divf %[[E]], %{{.*}}
@@ -69,18 +110,22 @@ func.func @merge(%oa: tensor<1x2x4x8xf32>, %ma: tensor<1x2x4xf32>, %la: tensor<1
 // CHECK: arith.cmpf oeq
 // CHECK: arith.select %{{.*}}, %{{.*}}, %[[DIV]]
 // CHECK: %[[D:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg2, %arg3 :
-// CHECK: %[[DP:.*]] = linalg.generic {{.*}} ins(%arg2, %arg1 : tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>)
+// CHECK: %[[GDO:.*]] = tensor.expand_shape %arg2
+// CHECK: %[[DP5:.*]] = linalg.generic {{.*}} ins(%[[GDO]], %arg1 : tensor<1x2x2x4x8xf32>, tensor<1x2x4x8xf32>)
+// CHECK: %[[DP:.*]] = tensor.collapse_shape %[[DP5]]
 // CHECK: %[[DS:.*]] = linalg.generic {{.*}} ins(%[[P]], %[[DP]], %[[D]] :
 // CHECK: arith.subf
 // CHECK: arith.mulf
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK: %[[DQ:.*]] = linalg.generic {{.*}} ins(%[[DS]], %arg1 : tensor<1x4x4x4xf32>, tensor<1x2x4x8xf32>) outs(%{{.*}} : tensor<1x4x4x8xf32>)
+// CHECK: %[[GDS0:.*]] = tensor.expand_shape %[[DS]]
+// CHECK: %[[DQ5:.*]] = linalg.generic {{.*}} ins(%[[GDS0]], %arg1 : tensor<1x2x2x4x4xf32>, tensor<1x2x4x8xf32>) outs(%{{.*}} : tensor<1x2x2x4x8xf32>)
+// CHECK: %[[DQ:.*]] = tensor.collapse_shape %[[DQ5]]
 // CHECK: %[[GDS:.*]] = tensor.expand_shape %[[DS]] {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 4, 4]
 // CHECK: %[[GQ:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 4, 8]
 // CHECK: %[[DK:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[GDS]], %[[GQ]] : {{.*}} outs(%{{.*}} : tensor<1x2x4x8xf32>)
 // CHECK: %[[GP:.*]] = tensor.expand_shape %[[P]]
-// CHECK: %[[GDO:.*]] = tensor.expand_shape %arg2
-// CHECK: %[[DV:.*]] = linalg.generic {{.*}} ins(%[[GP]], %[[GDO]] : {{.*}} outs(%{{.*}} : tensor<1x2x4x8xf32>)
+// CHECK: %[[GDO2:.*]] = tensor.expand_shape %arg2
+// CHECK: %[[DV:.*]] = linalg.generic {{.*}} ins(%[[GP]], %[[GDO2]] : {{.*}} outs(%{{.*}} : tensor<1x2x4x8xf32>)
 // CHECK: return %[[DQ]], %[[DK]], %[[DV]]
 func.func @block_backward(%q: tensor<1x4x4x8xf32>, %k: tensor<1x2x4x8xf32>, %do: tensor<1x4x4x8xf32>, %o: tensor<1x4x4x8xf32>,
                           %m: tensor<1x4x4xf32>, %l: tensor<1x4x4xf32>, %p: tensor<4xindex>) -> (tensor<1x4x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) {

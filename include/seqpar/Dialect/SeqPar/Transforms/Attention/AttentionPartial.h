@@ -45,6 +45,12 @@ AttentionPartial buildAttentionMerge(OpBuilder &b, Location loc,
 Value buildAttentionResult(OpBuilder &b, Location loc, AttentionPartial partial,
                            Type elem);
 
+/// Replaces `op` by one seqpar.attention_block over positions 0.. (the
+/// mask as is) and its result in `op`'s element type (the block computes
+/// in f32), and returns the block, which tiling or the decomposition
+/// takes from there.
+AttentionBlockOp buildAttentionAsBlock(AttentionOp op);
+
 } // namespace mlir::seqpar
 
 #endif // SEQPAR_DIALECT_SEQPAR_TRANSFORMS_ATTENTION_ATTENTIONPARTIAL_H

@@ -1,0 +1,50 @@
+//===- FuseElementwise.cpp - upstream elementwise fusion, BLAS kept -------===//
+//
+// Upstream's elementwise-op fusion, controlled so that contractions stay
+// plain multiply-accumulates for seqpar-lower-matmul-to-blas and no
+// producer is computed twice (docs/runtime-and-run.md, "Fusion").
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_FUSEELEMENTWISE
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+
+namespace {
+
+/// Fuses a producer into the consumer of `fused` when the producer has no
+/// other use (else it would be computed once more per consumer) and the
+/// consumer is not a contraction (BLAS takes only the plain
+/// multiply-accumulate; a norm or GELU inside it would keep it as loops).
+bool shouldFuse(OpOperand *fused) {
+  Operation *producer = fused->get().getDefiningOp();
+  auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+  return producer && consumer && producer->hasOneUse() &&
+         !linalg::isaContractionOpInterface(consumer);
+}
+
+struct FuseElementwisePass
+    : public mlir::seqpar::impl::FuseElementwiseBase<FuseElementwisePass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
+    // What upstream's linalg-fuse-elementwise-ops cleans up with: operands
+    // and results a fused op no longer needs.
+    linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
