@@ -311,7 +311,8 @@ SmallVector<int64_t> valuesOverRanks(Value v) {
       leaves.push_back(def);
       int64_t points = 1;
       for (int64_t n : grid.getShape())
-        points *= n;
+        if (n > 4096 || (points *= n) > 4096)
+          return {};
       leafSizes.push_back(points);
       continue;
     }
@@ -324,7 +325,7 @@ SmallVector<int64_t> valuesOverRanks(Value v) {
     for (Value operand : def->getOperands())
       work.push_back(operand);
   }
-  if (leaves.size() != 1 || leafSizes[0] > 4096)
+  if (leaves.size() != 1)
     return {};
   Operation *leaf = leaves[0];
   shard::GridOp grid = shard::getGridOrNull(
