@@ -149,60 +149,267 @@ Value reciprocalInput(Value v) {
 }
 
 /// x where `max` is the row max of x from an initial value at or below it.
-Value rowMaxInput(Value max) {
+Value rowMaxInput(Value max, std::string *why) {
   std::optional<double> init;
   Value x = reducedInput<arith::MaximumFOp, arith::MaxNumFOp>(max, init);
-  if (!x || !init || !(std::isnan(*init) || *init <= -1e30))
+  if (!x) {
+    if (why)
+      *why = "the value subtracted before exp is not a max over the row";
+    return nullptr;
+  }
+  if (!init || !(std::isnan(*init) || *init <= -1e30)) {
+    if (why)
+      *why = "the row max starts from a value above -1e30 (not -inf, the "
+             "lowest float or NaN): it may exceed the row's max";
+    return nullptr;
+  }
+  return x;
+}
+
+/// e / sum or e * (1 / sum), the reciprocal in its own op or in the same
+/// body: (e, sum).
+std::optional<std::pair<Value, Value>> rowQuotient(Value p) {
+  if (auto div = rowBinary<arith::DivFOp>(p, false))
+    return div;
+  if (auto mul = rowBinary<arith::MulFOp>(p, true))
+    if (Value sum = reciprocalInput(mul->second))
+      return std::make_pair(mul->first, sum);
+  linalg::LinalgOp op = elementwiseProducer(p);
+  if (!op || op.getNumDpsInputs() != 2)
+    return std::nullopt;
+  auto mul = yielded(op).getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned rank = op.getNumLoops();
+  for (auto [x, inv] : {std::pair(mul.getLhs(), mul.getRhs()),
+                        std::pair(mul.getRhs(), mul.getLhs())}) {
+    auto div = inv.getDefiningOp<arith::DivFOp>();
+    FloatAttr one;
+    auto xArg = dyn_cast<BlockArgument>(x);
+    auto rowArg = div ? dyn_cast<BlockArgument>(div.getRhs()) : nullptr;
+    if (!div || div->getBlock() != body || !xArg || !rowArg ||
+        xArg.getOwner() != body || rowArg.getOwner() != body ||
+        xArg.getArgNumber() + rowArg.getArgNumber() != 1 ||
+        !matchPattern(div.getLhs(), m_Constant(&one)) ||
+        one.getValueAsDouble() != 1.0 ||
+        !maps[xArg.getArgNumber()].isIdentity() ||
+        !isRowMap(maps[rowArg.getArgNumber()], rank))
+      continue;
+    return std::make_pair(op.getDpsInputOperand(xArg.getArgNumber())->get(),
+                          op.getDpsInputOperand(rowArg.getArgNumber())->get());
+  }
+  return std::nullopt;
+}
+
+/// `e` = exp(y - row): (y, row), the subtraction in the exp's op or in its
+/// own.
+std::optional<std::pair<Value, Value>> expOfDifference(Value e) {
+  linalg::LinalgOp expOp = elementwiseProducer(e);
+  if (!expOp)
+    return std::nullopt;
+  auto exp = yielded(expOp).getDefiningOp<math::ExpOp>();
+  if (!exp)
+    return std::nullopt;
+  Block *body = expOp.getBlock();
+  if (expOp.getNumDpsInputs() == 1 && exp.getOperand() == body->getArgument(0))
+    return rowBinary<arith::SubFOp>(expOp.getDpsInputOperand(0)->get(), false);
+  auto sub = exp.getOperand().getDefiningOp<arith::SubFOp>();
+  if (!sub || expOp.getNumDpsInputs() != 2 ||
+      sub.getLhs() != body->getArgument(0) ||
+      sub.getRhs() != body->getArgument(1))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = expOp.getIndexingMapsArray();
+  if (!maps[0].isIdentity() || !isRowMap(maps[1], expOp.getNumLoops()))
+    return std::nullopt;
+  return std::make_pair(expOp.getDpsInputOperand(0)->get(),
+                        expOp.getDpsInputOperand(1)->get());
+}
+
+/// `e` = exp(y) in an op of its own: y.
+Value expInput(Value e) {
+  linalg::LinalgOp op = elementwiseProducer(e);
+  if (!op || op.getNumDpsInputs() != 1)
+    return nullptr;
+  auto exp = yielded(op).getDefiningOp<math::ExpOp>();
+  return exp && exp.getOperand() == op.getBlock()->getArgument(0)
+             ? op.getDpsInputOperand(0)->get()
+             : nullptr;
+}
+
+/// `sum` = the row sum of exp(x - rowmax(x)) from 0: x, or null with `why`.
+Value sumOfShiftedExp(Value sum, std::string *why) {
+  std::optional<double> init;
+  Value e = reducedInput<arith::AddFOp>(sum, init);
+  if (!e || init != 0.0) {
+    if (why)
+      *why = e ? "the row sum does not start from 0"
+               : "the normaliser is not a sum over the row";
+    return nullptr;
+  }
+  std::optional<std::pair<Value, Value>> centered = expOfDifference(e);
+  if (!centered) {
+    // exp(shifted) with shifted = x - max computed before.
+    if (Value shifted = expInput(e))
+      centered = rowBinary<arith::SubFOp>(shifted, false);
+  }
+  if (!centered) {
+    if (why)
+      *why = "the summed values are not exp(x - a row value)";
+    return nullptr;
+  }
+  auto [x, max] = *centered;
+  Value maxOf = rowMaxInput(max, why);
+  if (!maxOf)
+    return nullptr;
+  if (maxOf != x) {
+    if (why)
+      *why = "the row max is not taken over the exponentiated logits";
+    return nullptr;
+  }
+  return x;
+}
+
+/// An elementwise op over a row tensor combining two row tensors read by
+/// identity maps: its two operands and the combining body value's
+/// operands as block arguments' input numbers.
+linalg::LinalgOp rowOp(Value v, unsigned inputs) {
+  linalg::LinalgOp op = elementwiseProducer(v);
+  if (!op || op.getNumDpsInputs() != inputs ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return nullptr;
+  return op;
+}
+
+/// `lse` = max + log(sum) as row tensors (one op, or log in its own op):
+/// (max, sum).
+std::optional<std::pair<Value, Value>> maxPlusLogSum(Value lse) {
+  linalg::LinalgOp op = rowOp(lse, 2);
+  if (!op)
+    return std::nullopt;
+  auto add = yielded(op).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  for (auto [m, l] : {std::pair(add.getLhs(), add.getRhs()),
+                      std::pair(add.getRhs(), add.getLhs())}) {
+    auto mArg = dyn_cast<BlockArgument>(m);
+    if (!mArg || mArg.getOwner() != body || mArg.getArgNumber() > 1)
+      continue;
+    Value max = op.getDpsInputOperand(mArg.getArgNumber())->get();
+    auto other = op.getDpsInputOperand(1 - mArg.getArgNumber())->get();
+    if (auto log = l.getDefiningOp<math::LogOp>();
+        log && log->getBlock() == body &&
+        log.getOperand() == body->getArgument(1 - mArg.getArgNumber()))
+      return std::make_pair(max, other);
+    if (l == body->getArgument(1 - mArg.getArgNumber()))
+      if (linalg::LinalgOp logOp = rowOp(other, 1))
+        if (auto log = yielded(logOp).getDefiningOp<math::LogOp>();
+            log && log.getOperand() == logOp.getBlock()->getArgument(0))
+          return std::make_pair(max, logOp.getDpsInputOperand(0)->get());
+  }
+  return std::nullopt;
+}
+
+/// log(sum) as a row op of its own: sum.
+Value logInput(Value v) {
+  linalg::LinalgOp op = rowOp(v, 1);
+  if (!op)
+    return nullptr;
+  auto log = yielded(op).getDefiningOp<math::LogOp>();
+  return log && log.getOperand() == op.getBlock()->getArgument(0)
+             ? op.getDpsInputOperand(0)->get()
+             : nullptr;
+}
+
+/// Softmax in log-sum-exp form: exp(x - (max + log(sum))) or
+/// exp((x - max) - log(sum)) (exp of torch's log_softmax), sum the row sum
+/// of exp(x - max). The logits x, or null (`why` set when the form is
+/// log-sum-exp-like but a step differs).
+Value logSumExpInput(Value p, std::string *why) {
+  std::optional<std::pair<Value, Value>> top = expOfDifference(p);
+  if (!top)
+    return nullptr;
+  auto [y, row] = *top;
+  // exp(x - (max + log(sum))).
+  if (auto lse = maxPlusLogSum(row)) {
+    auto [max, sum] = *lse;
+    Value x = sumOfShiftedExp(sum, why);
+    if (!x)
+      return nullptr;
+    if (x != y || rowMaxInput(max, why) != x) {
+      if (why && why->empty())
+        *why = "the log-sum-exp is not of the exponentiated logits";
+      return nullptr;
+    }
+    return x;
+  }
+  // exp((x - max) - log(sum)).
+  Value sum = logInput(row);
+  if (!sum)
+    return nullptr;
+  Value x = sumOfShiftedExp(sum, why);
+  if (!x)
+    return nullptr;
+  std::optional<std::pair<Value, Value>> shifted =
+      rowBinary<arith::SubFOp>(y, false);
+  if (!shifted || shifted->first != x || rowMaxInput(shifted->second, why) != x) {
+    if (why && why->empty())
+      *why = "the log-sum-exp is not of the exponentiated logits";
+    return nullptr;
+  }
+  return x;
+}
+
+/// The logits of softmax `p`, or null; `why` (if given) says which step
+/// failed when `p` is a quotient by a row sum or the exp of a difference
+/// with a row log-sum-exp.
+Value matchSoftmax(Value p, std::string *why) {
+  auto type = dyn_cast<RankedTensorType>(p.getType());
+  if (!type || type.getRank() < 2)
+    return nullptr;
+  if (auto softmax = p.getDefiningOp<linalg::SoftmaxOp>()) {
+    if (softmax.getDimension() == uint64_t(type.getRank() - 1))
+      return softmax.getInput();
+    if (why)
+      *why = "linalg.softmax is not over the last dim";
+    return nullptr;
+  }
+  std::optional<std::pair<Value, Value>> quotient = rowQuotient(p);
+  if (!quotient)
+    return logSumExpInput(p, why);
+  auto [e, sum] = *quotient;
+  // Softmax-like only when the numerator is an exp (a norm divides too).
+  linalg::LinalgOp eOp = elementwiseProducer(e);
+  if (!eOp || !yielded(eOp).getDefiningOp<math::ExpOp>())
+    return nullptr;
+  std::optional<double> init;
+  Value summed = reducedInput<arith::AddFOp>(sum, init);
+  if (!summed) {
+    if (why)
+      *why = "the divisor is not a sum over the row";
+    return nullptr;
+  }
+  if (summed != e) {
+    if (why)
+      *why = "the row sum is not of the divided values";
+    return nullptr;
+  }
+  Value x = sumOfShiftedExp(sum, why);
+  if (!x)
     return nullptr;
   return x;
 }
 
 } // namespace
 
-Value seqpar::softmaxInput(Value p) {
-  auto type = dyn_cast<RankedTensorType>(p.getType());
-  if (!type || type.getRank() < 2)
-    return nullptr;
-  if (auto softmax = p.getDefiningOp<linalg::SoftmaxOp>())
-    return softmax.getDimension() == uint64_t(type.getRank() - 1)
-               ? softmax.getInput()
-               : nullptr;
-  // e / sum, or e * (1 / sum).
-  Value e, sum;
-  if (auto div = rowBinary<arith::DivFOp>(p, false)) {
-    std::tie(e, sum) = *div;
-  } else if (auto mul = rowBinary<arith::MulFOp>(p, true)) {
-    e = mul->first;
-    sum = reciprocalInput(mul->second);
-  }
-  std::optional<double> sumInit;
-  if (!e || !sum || reducedInput<arith::AddFOp>(sum, sumInit) != e ||
-      sumInit != 0.0)
-    return nullptr;
-  // e = exp(x - max): in one op or as a sub then an exp.
-  linalg::LinalgOp expOp = elementwiseProducer(e);
-  if (!expOp)
-    return nullptr;
-  auto exp = yielded(expOp).getDefiningOp<math::ExpOp>();
-  if (!exp)
-    return nullptr;
-  Block *body = expOp.getBlock();
-  std::optional<std::pair<Value, Value>> centered;
-  if (expOp.getNumDpsInputs() == 1 &&
-      exp.getOperand() == body->getArgument(0)) {
-    centered =
-        rowBinary<arith::SubFOp>(expOp.getDpsInputOperand(0)->get(), false);
-  } else if (auto sub = exp.getOperand().getDefiningOp<arith::SubFOp>();
-             sub && expOp.getNumDpsInputs() == 2 &&
-             sub.getLhs() == body->getArgument(0) &&
-             sub.getRhs() == body->getArgument(1)) {
-    SmallVector<AffineMap> maps = expOp.getIndexingMapsArray();
-    if (maps[0].isIdentity() && isRowMap(maps[1], expOp.getNumLoops()))
-      centered = std::make_pair(expOp.getDpsInputOperand(0)->get(),
-                                expOp.getDpsInputOperand(1)->get());
-  }
-  if (!centered)
-    return nullptr;
-  auto [x, max] = *centered;
-  return rowMaxInput(max) == x ? x : nullptr;
+Value seqpar::softmaxInput(Value p) { return matchSoftmax(p, nullptr); }
+
+std::string seqpar::whyNotSoftmax(Value p) {
+  std::string why;
+  if (matchSoftmax(p, &why))
+    return "";
+  return why;
 }

@@ -3,12 +3,19 @@
 // Attention as exporters write it: P = softmax over the keys of
 // logits = scale * Q.K^T (+ mask, or masked by a select), out = P.V, with the
 // two products as any plain contractions (batch_matmul on heads collapsed
-// with the batch, rank-4 generics over [b, a] batch loops, transposed maps)
-// and Q, K, V, P, the mask in whatever layout the exporter chose. Elements
-// are followed back through data movement (ElementTrace.h) in one index
-// space, (batch..., i, j, e): the matcher finds the rank-4 tensors that hold
-// Q, K and V as [b, heads, tokens, d] up to a permutation, K and V before any
-// GQA repeat.
+// with the batch, rank-4 generics over [b, a] batch loops, transposed maps,
+// K.Q^T, V^T.P^T, results in any order of their dims: P.V token-major
+// [b, s, a, d], [s, b, a, d]) and Q, K, V, P, the mask in whatever layout
+// the exporter chose. Elements are followed back through data movement
+// (ElementTrace.h) in one index space, (batch..., i, j, e): the matcher
+// finds the tensors that hold Q, K and V as [b, heads, tokens, d] up to a
+// permutation, or as [b*heads, tokens, d] (3-D operands with no 4-D
+// origin), K and V before any GQA repeat (repeated h floordiv r, or tiled
+// h mod a_kv), and for TP's per-rank heads of a K/V that t does not divide,
+// the rank's heads of the tensor before the repeat. Masks are views of a
+// tensor with dims [b|1, a|1, s|1, t|1] in any order, or terms computed in
+// the body of the op that applies them. docs/context-parallelism.md,
+// "Raising attention from other exporters".
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,28 +29,73 @@
 
 namespace mlir::seqpar {
 
-/// A rank-4 tensor whose dims perm[0..3] are [b, heads, tokens, d] (or, for
-/// a mask, [b|1, a|1, s, t]).
+/// A tensor read as [b, heads, tokens, d] (a mask: [b|1, a|1, s|1, t|1]).
+/// Plain: a rank-4 tensor whose dims perm[0..3] are those, shape empty.
+/// Otherwise perm[k] is the dim holding dim k of the view, -1 where the
+/// view has a unit dim the tensor lacks, perm[0] == perm[1] where one dim
+/// holds b * heads + h ([b*a, s, d]); dims of the tensor in no entry have
+/// size 1; `shape` is the view's shape.
 struct HeadsOperand {
   Value value;
   SmallVector<int64_t, 4> perm;
+  SmallVector<int64_t, 0> shape;
+
+  /// A rank-4 transpose (or the tensor itself), nothing else.
+  bool isPermutation() const { return shape.empty(); }
 };
+
+/// K or V of this TP rank's query heads when t does not divide a_kv: the
+/// operand's view is heads [start, start + n) of the [b, a_kv, t, d] view
+/// of the tensor, start = `start` (an affine expression of symbol s0) of
+/// the index value `offset` (the rank's slice offset). Null otherwise.
+struct RankHeads {
+  Value offset;
+  AffineExpr start;
+};
+
+/// A mask computed inside the body of the op that applies it to the logits
+/// (`op`, a generic with an identity output map): an additive term
+/// (`value`) or, for a select that hides logits with -inf, its condition
+/// (`value`, true where the logit is kept when `keepWhenTrue`).
+/// The raiser builds it over `loops`, the loops of `op` it varies along
+/// (the loops its inputs' maps and its linalg.index ops use), in order.
+struct BodyMask {
+  linalg::GenericOp op;
+  Value value;
+  bool isSelect = false;
+  bool keepWhenTrue = true;
+  SmallVector<unsigned, 4> loops;
+};
+
+/// Where each dim of P.V's result comes from in attention's [b, a, s, d]
+/// result.
+enum class ResultDim { Batch, Head, Query, HeadDim, BatchHead, HeadBatch };
 
 /// The attention found for one P.V contraction.
 struct AttentionMatch {
   HeadsOperand query, key, value;
-  /// An additive mask that is not causal: a rank-4 operand, or a rank-2
-  /// [s, t] / rank-3 [1, s, t] tensor to expand to [1, 1, s, t].
+  /// Set when K and V are views of this TP rank's heads (the operands'
+  /// shapes then give the rank's n heads; their tensors hold all a_kv).
+  RankHeads keyHeads, valueHeads;
+  /// An additive mask that is not causal, as a view of `mask.value`; when
+  /// `bodyMask.op` is set, `mask.value` is that op's result (the mask is
+  /// built with its type) until the raiser builds it.
   HeadsOperand mask;
-  Value smallMask;
+  BodyMask bodyMask;
   double scale = 1.0;
   bool causal = false;
+  /// Query head h reads K/V head h mod a_kv (K/V tiled, concatenated or
+  /// gathered that way), not h floordiv (a / a_kv).
+  bool kvTiled = false;
   /// The P.V product's batch loops: one (b*a, head-major) or two (b, a).
   unsigned numBatchLoops = 1;
+  /// P.V's result dims.
+  SmallVector<ResultDim, 4> resultDims;
   /// The softmax probabilities P, as the program holds them.
   Value probabilities;
   /// Where P[b, h, i, j] is in `probabilities`: affine expressions of the
-  /// five dims (b, h, i, j, e) (e unused), h a query head.
+  /// five dims (b, h, i, j, e) (e unused), h a query head; empty unless P.V's
+  /// batch loops are b * a + h or (b, h).
   SmallVector<AffineExpr> probabilityCoords;
 };
 
@@ -72,8 +124,21 @@ double maskedLogitLimit(Type elementType);
 
 /// The attention whose P.V product is `pv`. Fails with `why` empty when `pv`
 /// does not multiply softmax probabilities (not attention at all), and with
-/// `why` naming the step when it does but the rest does not match.
-FailureOr<AttentionMatch> matchAttention(linalg::LinalgOp pv, std::string &why);
+/// `why` naming the step when it does but the rest does not match; then
+/// `probabilities` (if given) receives P.
+FailureOr<AttentionMatch> matchAttention(linalg::LinalgOp pv, std::string &why,
+                                         Value *probabilities = nullptr);
+
+/// A contraction (upstream's interface, two inputs) reading `p` through
+/// reshapes, transposes, broadcasts and slices, or null.
+Operation *contractionReading(Value p);
+
+/// For softmax probabilities `p` (linalg.softmax or a form SoftmaxMatch.h
+/// knows) that no seqpar.attention replaced: why they are not an
+/// attention's, naming the step that failed. Empty when `p` does not look
+/// like attention at all: rank 2 and no contraction reads it (a loss's or a
+/// classifier's softmax over its classes).
+std::string whySoftmaxNotAttention(Value p);
 
 } // namespace mlir::seqpar
 

@@ -30,8 +30,14 @@ struct TracedElement {
 /// The element of `v` at `coords` (affine expressions of `numDims` dims),
 /// followed back through tensor.expand_shape, tensor.collapse_shape (static
 /// shapes), tensor.extract_slice (unit strides), linalg.broadcast,
-/// linalg.transpose and copy generics (one input, body yields it,
-/// permutation output map, no reductions). Returns every tensor on the way,
+/// linalg.transpose, tensor.concat of copies of one tensor and
+/// tensor.insert_slice chains writing copies of one tensor side by side
+/// into a tensor.empty (coordinate modulo the copy's size), copy generics
+/// (permutation output map, no reductions, the body yields an input, also
+/// plus 0 or times 1 from a splat input: x + zeros broadcasts) and gathers
+/// (the body yields tensor.extract of a captured tensor at indices computed
+/// from linalg.index by integer arithmetic, or read from a constant index
+/// list of c, c floordiv q or c mod q). Returns every tensor on the way,
 /// `v` first; coordinates are simplified. A slice's dynamic offset becomes
 /// symbol s0, "unknown": coordinates holding it equal nothing (sameExpr),
 /// though a later broadcast may drop them.

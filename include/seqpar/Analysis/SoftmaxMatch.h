@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::seqpar {
 
@@ -24,8 +25,17 @@ std::optional<double> splatValue(Value tensor);
 /// and exp in one generic or two, / sum as a division or as a product with
 /// 1 / sum (tosa's reciprocal). The max's initial value does not matter
 /// (softmax is shift-invariant), as long as it is not above the row's max:
-/// -inf, the lowest float, or NaN with maxnumf.
+/// -inf, the lowest float, or NaN with maxnumf. Also the log-sum-exp form
+/// exp(x - (max + log(sum))) and exp of torch's log_softmax,
+/// exp((x - max) - log(sum)), sum the row sum of exp(x - max); the
+/// reciprocal 1 / sum may be in the multiplying op's body.
 Value softmaxInput(Value p);
+
+/// For `p` that looks like a softmax (exp(..) divided by, or multiplied by
+/// the reciprocal of, a row value; exp of a difference with a row
+/// log-sum-exp) but is not one softmaxInput accepts: the step that failed.
+/// Empty otherwise.
+std::string whyNotSoftmax(Value p);
 
 } // namespace mlir::seqpar
 

@@ -1,4 +1,5 @@
-// Q without a head dim (rank 3): no tensor holds it as [b, a, s, d].
+// Q without a head dim (rank 3, [b*a, s, d] with b = a = 1): raised as
+// [1, 1, s, d] (it was refused before 3-D operands were viewed as such).
 // dynamic sequence length: x is tensor<1x8x8xf32>; single head d=8, rank-3 batch_matmul attention, causal select
 func.func @forward(%x: tensor<1x8x8xf32>, %wq: tensor<8x8xf32>, %wk: tensor<8x8xf32>, %wv: tensor<8x8xf32>) -> tensor<1x8x8xf32> {
   %zero = arith.constant 0.0 : f32

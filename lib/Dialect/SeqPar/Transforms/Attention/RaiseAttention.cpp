@@ -2,16 +2,23 @@
 //
 // Replaces each attention that AttentionMatch.h recognises with
 // seqpar.attention on the tensors holding Q, K (before any GQA repeat) and V,
-// transposed to [b, heads, tokens, d] where the program holds them in another
-// order. Only the P.V product is replaced; what fed it becomes dead unless
-// used elsewhere (canonicalize removes it). A causal mask (additive or a
-// select, proven by CausalMask.h, hiding logits at or below -1e8) becomes the
-// causal flag; any other additive mask stays an operand. Attention that does
-// not match is left as it was, with a remark at the P.V product saying which
-// step failed, and every softmax left unraised (linalg.softmax, or the
-// written-out forms SoftmaxMatch.h knows) gets a remark. With `backward`,
-// the exporter's backward of each raised attention becomes one
-// seqpar.attention_backward (AttentionBackwardMatch.h).
+// brought to [b, heads, tokens, d] where the program holds them otherwise
+// (transposed; [b*heads, tokens, d] expanded; for TP's per-rank heads of a
+// K/V that t does not divide, the rank's heads sliced from the tensor
+// before the repeat). A tiled K/V (query head h reading K/V head h mod
+// a_kv) is served by renumbering Q's heads, and the result's back. Only the
+// P.V product is replaced, by the result in P.V's layout; what fed it
+// becomes dead unless used elsewhere (canonicalize removes it). A causal
+// mask (additive or a select, proven by CausalMask.h, hiding logits at or
+// below -1e8) becomes the causal flag; any other mask stays an operand,
+// built as a tensor when the logits' op computes it in its body.
+// Attention that does not match is left as it was, with a remark at the
+// P.V product saying which step failed, and every softmax left unraised
+// (linalg.softmax, or the written-out forms SoftmaxMatch.h knows) gets a
+// remark naming the step (docs/context-parallelism.md, "Raising attention
+// from other exporters"). With `backward`, the exporter's backward of each
+// raised attention becomes one seqpar.attention_backward
+// (AttentionBackwardMatch.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +32,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <limits>
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_RAISEATTENTION
@@ -36,31 +47,256 @@ using namespace mlir::seqpar;
 
 namespace {
 
-/// The shape of `h` once transposed to [b, heads, tokens, d].
+/// The shape of `h` read as [b, heads, tokens, d].
 RankedTensorType headsType(const HeadsOperand &h) {
   auto type = cast<RankedTensorType>(h.value.getType());
+  if (!h.shape.empty())
+    return type.clone(h.shape);
   SmallVector<int64_t> shape;
   for (int64_t d : h.perm)
     shape.push_back(type.getDimSize(d));
   return type.clone(shape);
 }
 
-/// `h` transposed to [b, heads, tokens, d] (itself when already so).
-Value materialize(OpBuilder &b, Location loc, const HeadsOperand &h) {
-  if (llvm::equal(h.perm, llvm::seq<int64_t>(0, 4)))
-    return h.value;
-  RankedTensorType type = headsType(h);
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-  return linalg::TransposeOp::create(b, loc, h.value, init, h.perm)
-      .getResult()[0];
+/// `e`, an affine expression of symbol s0, computed on index `s0`;
+/// floordiv and mod as affine defines them for any sign.
+Value emitIndexExpr(OpBuilder &b, Location loc, AffineExpr e, Value s0) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return arith::ConstantIndexOp::create(b, loc, c.getValue());
+  if (isa<AffineSymbolExpr>(e))
+    return s0;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return nullptr;
+  Value l = emitIndexExpr(b, loc, bin.getLHS(), s0);
+  Value r = emitIndexExpr(b, loc, bin.getRHS(), s0);
+  if (!l || !r)
+    return nullptr;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return arith::AddIOp::create(b, loc, l, r);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(b, loc, l, r);
+  case AffineExprKind::FloorDiv:
+    return arith::FloorDivSIOp::create(b, loc, l, r);
+  case AffineExprKind::Mod: {
+    // r > 0 (affine mod): remsi, plus r where it is negative.
+    Value rem = arith::RemSIOp::create(b, loc, l, r);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value negative =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
+    Value up = arith::AddIOp::create(b, loc, rem, r);
+    return arith::SelectOp::create(b, loc, negative, up, rem);
+  }
+  default:
+    return nullptr;
+  }
 }
 
-/// The [1, 1, s, t] type of an [s, t] or [1, s, t] mask.
-RankedTensorType expandedMaskType(Value small) {
-  auto type = cast<RankedTensorType>(small.getType());
-  ArrayRef<int64_t> shape = type.getShape().take_back(2);
-  return type.clone({1, 1, shape[0], shape[1]});
+/// Whether emitIndexExpr can compute `e`.
+bool emittable(AffineExpr e) {
+  bool ok = true;
+  e.walk([&](AffineExpr x) {
+    ok &= !isa<AffineDimExpr>(x) && x.getKind() != AffineExprKind::CeilDiv;
+  });
+  return ok;
+}
+
+/// `h` as [b, heads, tokens, d] (itself when already so): unit dims the
+/// view does not use dropped, the rest transposed into the view's order,
+/// then expanded (unit dims inserted, [b*a] split into [b, a]); for a
+/// rank's heads, the slice of them.
+Value materialize(OpBuilder &b, Location loc, const HeadsOperand &h,
+                  const RankHeads &rank = {}) {
+  auto type = cast<RankedTensorType>(h.value.getType());
+  Value x = h.value;
+  // Source dims in the view's order.
+  SmallVector<int64_t> order;
+  for (int64_t d : h.perm)
+    if (d >= 0 && !llvm::is_contained(order, d))
+      order.push_back(d);
+  // 1. Drop the unit dims the view does not use.
+  if (int64_t(order.size()) < type.getRank()) {
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices pending;
+    SmallVector<int64_t> newIndex(type.getRank(), -1);
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      pending.push_back(d);
+      if (llvm::is_contained(order, d)) {
+        newIndex[d] = groups.size();
+        shape.push_back(type.getDimSize(d));
+        groups.push_back(pending);
+        pending.clear();
+      }
+    }
+    if (!pending.empty())
+      groups.back().append(pending.begin(), pending.end());
+    x = tensor::CollapseShapeOp::create(b, loc, type.clone(shape), x, groups);
+    for (int64_t &d : order)
+      d = newIndex[d];
+    type = cast<RankedTensorType>(x.getType());
+  }
+  // 2. Transpose into the view's order.
+  if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size()))) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : order)
+      shape.push_back(type.getDimSize(d));
+    Value init =
+        tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    x = linalg::TransposeOp::create(b, loc, x, init, order).getResult()[0];
+    type = cast<RankedTensorType>(x.getType());
+  }
+  // 3. Expand to rank 4: each view dim joins the group of the source dim
+  // holding it; unit dims join the next group (the last at the end).
+  if (type.getRank() < 4) {
+    SmallVector<ReassociationIndices> groups(type.getRank());
+    SmallVector<int64_t> shape;
+    ReassociationIndices pending;
+    int64_t next = 0;
+    for (int64_t k = 0; k < 4; ++k) {
+      if (h.perm[k] < 0) {
+        pending.push_back(k);
+        shape.push_back(1);
+        continue;
+      }
+      int64_t group = llvm::find(h.perm, h.perm[k]) - h.perm.begin() == k
+                          ? next++
+                          : next - 1;
+      groups[group].append(pending.begin(), pending.end());
+      pending.clear();
+      groups[group].push_back(k);
+      shape.push_back(h.shape.empty() ? type.getDimSize(group) : h.shape[k]);
+    }
+    if (!pending.empty())
+      groups.back().append(pending.begin(), pending.end());
+    x = tensor::ExpandShapeOp::create(b, loc, type.clone(shape), x, groups);
+    type = cast<RankedTensorType>(x.getType());
+  }
+  // 4. This rank's heads.
+  if (rank.offset) {
+    SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0)),
+        sizes, strides(4, b.getIndexAttr(1));
+    offsets[1] = emitIndexExpr(b, loc, rank.start, rank.offset);
+    for (int64_t size : h.shape)
+      sizes.push_back(b.getIndexAttr(size));
+    x = tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, strides);
+  }
+  return x;
+}
+
+/// `x` [b, a, ...] with its heads h = g * a_kv + k (k the K/V head a tiled
+/// K/V gives it) renumbered k * (a / a_kv) + g, so that query head h reads
+/// K/V head h floordiv (a / a_kv) as seqpar.attention does; `inverse`
+/// renumbers back.
+Value regroupHeads(OpBuilder &b, Location loc, Value x, int64_t kvHeads,
+                   bool inverse) {
+  auto type = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> s = type.getShape();
+  int64_t groups = s[1] / kvHeads;
+  if (s[1] == 1 || groups == 1)
+    return x;
+  int64_t outer = inverse ? kvHeads : groups, inner = inverse ? groups : kvHeads;
+  SmallVector<ReassociationIndices> split{{0}, {1, 2}, {3}, {4}};
+  auto expanded = tensor::ExpandShapeOp::create(
+      b, loc, type.clone({s[0], outer, inner, s[2], s[3]}), x, split);
+  Value init = tensor::EmptyOp::create(b, loc, {s[0], inner, outer, s[2], s[3]},
+                                       type.getElementType());
+  Value swapped = linalg::TransposeOp::create(b, loc, expanded, init,
+                                              ArrayRef<int64_t>{0, 2, 1, 3, 4})
+                      .getResult()[0];
+  return tensor::CollapseShapeOp::create(b, loc, type, swapped, split);
+}
+
+/// The mask `mask` computes in the body of the op that applies it, as a
+/// tensor over the loops it varies along: a generic over those loops reading
+/// the inputs the mask reads, with the ops that compute it cloned (a select
+/// condition becomes 0 / -inf). Null when it reads the op's outputs or
+/// needs an op with regions.
+Value buildBodyMask(OpBuilder &b, Location loc, const BodyMask &mask) {
+  linalg::GenericOp op = mask.op;
+  Block *body = op.getBody();
+  // The body ops the mask reads and the inputs they read.
+  llvm::SetVector<Operation *> slice;
+  llvm::SetVector<unsigned> inputs;
+  SmallVector<Value> work{mask.value};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != body)
+        continue;
+      if (arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
+        return nullptr;
+      inputs.insert(arg.getArgNumber());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != body || slice.contains(def))
+      continue;
+    if (def->getNumRegions() != 0)
+      return nullptr;
+    slice.insert(def);
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  if (!mask.isSelect && mask.value.getType() != element)
+    return nullptr;
+  // Loop mask.loops[k] of the op becomes loop k.
+  MLIRContext *ctx = b.getContext();
+  unsigned numLoops = mask.loops.size();
+  SmallVector<AffineExpr> renumber(op.getNumLoops(),
+                                   getAffineConstantExpr(0, ctx));
+  for (auto [k, l] : llvm::enumerate(mask.loops))
+    renumber[l] = getAffineDimExpr(k, ctx);
+  SmallVector<unsigned> used(inputs.begin(), inputs.end());
+  llvm::sort(used);
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  for (unsigned i : used) {
+    OpOperand *input = op.getDpsInputOperand(i);
+    ins.push_back(input->get());
+    maps.push_back(op.getMatchingIndexingMap(input).replaceDimsAndSymbols(
+        renumber, {}, numLoops, 0));
+  }
+  maps.push_back(AffineMap::getMultiDimIdentityMap(numLoops, ctx));
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges(), shape;
+  for (unsigned l : mask.loops)
+    shape.push_back(ranges[l]);
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *x, Operation *y) {
+    return x->isBeforeInBlock(y);
+  });
+  SmallVector<utils::IteratorType> iterators(numLoops,
+                                             utils::IteratorType::parallel);
+  auto built = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ins, ValueRange{init}, maps,
+      iterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        IRMapping mapping;
+        for (auto [k, i] : llvm::enumerate(used))
+          mapping.map(body->getArgument(i), args[k]);
+        for (Operation *o : ordered) {
+          Operation *clone = nested.clone(*o, mapping);
+          if (auto index = dyn_cast<linalg::IndexOp>(clone))
+            index.setDim(cast<AffineDimExpr>(renumber[index.getDim()])
+                             .getPosition());
+        }
+        Value v = mapping.lookupOrDefault(mask.value);
+        if (mask.isSelect) {
+          Value zero = arith::ConstantOp::create(
+              nested, nestedLoc, element, nested.getFloatAttr(element, 0.0));
+          Value hidden = arith::ConstantOp::create(
+              nested, nestedLoc, element,
+              nested.getFloatAttr(
+                  element, -std::numeric_limits<double>::infinity()));
+          v = arith::SelectOp::create(nested, nestedLoc, v,
+                                      mask.keepWhenTrue ? zero : hidden,
+                                      mask.keepWhenTrue ? hidden : zero);
+        }
+        linalg::YieldOp::create(nested, nestedLoc, v);
+      });
+  return built.getResult(0);
 }
 
 /// What seqpar.attention's verifier would refuse, checked before the op is
@@ -69,7 +305,7 @@ std::string checkOperands(RankedTensorType q, RankedTensorType k,
                           RankedTensorType v, RankedTensorType mask) {
   if (k != v || k.getElementType() != q.getElementType() ||
       k.getDimSize(0) != q.getDimSize(0) ||
-      k.getDimSize(3) != q.getDimSize(3) ||
+      k.getDimSize(3) != q.getDimSize(3) || k.getDimSize(1) < 1 ||
       q.getDimSize(1) % k.getDimSize(1) != 0)
     return "Q, K and V do not have attention's shapes";
   if (!mask)
@@ -82,18 +318,81 @@ std::string checkOperands(RankedTensorType q, RankedTensorType k,
   return ok ? "" : "the mask does not broadcast to [b, a, s, t]";
 }
 
-/// The P.V product's type from the op's [b, a, s, d] result: the same, or
-/// with b and a collapsed; empty when it is neither.
+/// The dims of attention's [b, a, s, d] result each of P.V's result dims
+/// holds (two for b * a + h and h * b + b).
+SmallVector<ReassociationIndices> resultGroups(ArrayRef<ResultDim> dims) {
+  SmallVector<ReassociationIndices> groups;
+  for (ResultDim d : dims)
+    switch (d) {
+    case ResultDim::Batch:
+      groups.push_back({0});
+      break;
+    case ResultDim::Head:
+      groups.push_back({1});
+      break;
+    case ResultDim::Query:
+      groups.push_back({2});
+      break;
+    case ResultDim::HeadDim:
+      groups.push_back({3});
+      break;
+    case ResultDim::BatchHead:
+      groups.push_back({0, 1});
+      break;
+    case ResultDim::HeadBatch:
+      groups.push_back({1, 0});
+      break;
+    }
+  return groups;
+}
+
+/// P.V's result from attention's [b, a, s, d] result `out`: transposed
+/// into P.V's order, b and a collapsed where P.V has one batch loop. Empty
+/// reason when the types agree.
 std::string checkResult(RankedTensorType q, Type pvType,
-                        unsigned numBatchLoops) {
+                        ArrayRef<ResultDim> dims) {
   auto pv = cast<RankedTensorType>(pvType);
-  if (numBatchLoops == 2)
-    return pv == q ? "" : "P.V's result is not [b, a, s, d]";
-  bool ok = pv.getRank() == 3 && pv.getElementType() == q.getElementType() &&
-            pv.getDimSize(0) == q.getDimSize(0) * q.getDimSize(1) &&
-            pv.getDimSize(1) == q.getDimSize(2) &&
-            pv.getDimSize(2) == q.getDimSize(3);
-  return ok ? "" : "P.V's result is not [b*a, s, d]";
+  SmallVector<ReassociationIndices> groups = resultGroups(dims);
+  bool ok = pv.getRank() == int64_t(groups.size()) &&
+            pv.getElementType() == q.getElementType();
+  for (auto [r, group] : llvm::enumerate(groups)) {
+    if (!ok)
+      break;
+    int64_t size = 1;
+    for (int64_t d : group)
+      size *= q.getDimSize(d);
+    ok = pv.getDimSize(r) == size;
+  }
+  return ok ? "" : "P.V's result is not attention's [b, a, s, d] in another "
+                   "layout";
+}
+
+Value inResultLayout(OpBuilder &b, Location loc, Value out, Type pvType,
+                     ArrayRef<ResultDim> dims) {
+  SmallVector<ReassociationIndices> groups = resultGroups(dims);
+  SmallVector<int64_t> perm;
+  for (const ReassociationIndices &g : groups)
+    perm.append(g.begin(), g.end());
+  auto type = cast<RankedTensorType>(out.getType());
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, 4))) {
+    SmallVector<int64_t> shape;
+    for (int64_t d : perm)
+      shape.push_back(type.getDimSize(d));
+    Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    out = linalg::TransposeOp::create(b, loc, out, init, perm).getResult()[0];
+  }
+  if (groups.size() == 4)
+    return out;
+  SmallVector<ReassociationIndices> collapse;
+  int64_t next = 0;
+  for (const ReassociationIndices &g : groups) {
+    ReassociationIndices c;
+    for (size_t k = 0; k < g.size(); ++k)
+      c.push_back(next++);
+    collapse.push_back(c);
+  }
+  return tensor::CollapseShapeOp::create(b, loc, cast<RankedTensorType>(pvType),
+                                         out, collapse);
 }
 
 /// `grad` [b, heads, tokens, d] in the layout of `product`'s result:
@@ -240,33 +539,60 @@ void RaiseAttentionPass::runOnOperation() {
   });
   OpBuilder b(&getContext());
   llvm::DenseSet<Value> raisedSoftmax;
+  // Softmaxes whose P.V product was found but not raised, and why.
+  llvm::DenseMap<Value, std::string> unraised;
   for (linalg::LinalgOp pv : candidates) {
     std::string why;
-    FailureOr<AttentionMatch> m = matchAttention(pv, why);
+    Value probabilities;
+    FailureOr<AttentionMatch> m = matchAttention(pv, why, &probabilities);
+    Location loc = pv.getLoc();
+    auto refuse = [&](const std::string &reason) {
+      emitRemark(loc) << "attention not raised: " << reason;
+      if (probabilities && !unraised.count(probabilities))
+        unraised[probabilities] = reason;
+    };
     if (failed(m)) {
       if (!why.empty())
-        emitRemark(pv.getLoc()) << "attention not raised: " << why;
+        refuse(why);
       continue;
     }
-    Location loc = pv.getLoc();
     RankedTensorType qType = headsType(m->query);
-    RankedTensorType maskType = m->smallMask    ? expandedMaskType(m->smallMask)
-                                : m->mask.value ? headsType(m->mask)
-                                                : RankedTensorType();
+    RankedTensorType maskType =
+        m->mask.value ? headsType(m->mask) : RankedTensorType();
     std::string bad =
         checkOperands(qType, headsType(m->key), headsType(m->value), maskType);
     if (bad.empty())
-      bad = checkResult(qType, pv->getResult(0).getType(), m->numBatchLoops);
+      bad = checkResult(qType, pv->getResult(0).getType(), m->resultDims);
+    for (const RankHeads *heads : {&m->keyHeads, &m->valueHeads})
+      if (bad.empty() && heads->offset && !emittable(heads->start))
+        bad = "the rank's first K/V head is not computable from its slice "
+              "offset";
     if (!bad.empty()) {
-      emitRemark(loc) << "attention not raised: " << bad;
+      refuse(bad);
       continue;
     }
-    // The backward is matched while the forward's P.V still exists.
+    // The backward is matched while the forward's P.V still exists, for
+    // the forms its matcher knows: Q, K, V plain [b, heads, tokens, d]
+    // views, heads repeated, P.V [b*a, s, d] or [b, a, s, d].
     std::optional<AttentionBackwardMatch> backwardMatch;
+    bool plainForward =
+        m->query.isPermutation() && m->key.isPermutation() &&
+        m->value.isPermutation() && !m->keyHeads.offset && !m->kvTiled &&
+        (m->resultDims == ArrayRef<ResultDim>{ResultDim::BatchHead,
+                                              ResultDim::Query,
+                                              ResultDim::HeadDim} ||
+         m->resultDims ==
+             ArrayRef<ResultDim>{ResultDim::Batch, ResultDim::Head,
+                                 ResultDim::Query, ResultDim::HeadDim});
     if (backward) {
       std::string whyBackward;
-      FailureOr<AttentionBackwardMatch> bm =
-          matchAttentionBackward(*m, pv, whyBackward);
+      FailureOr<AttentionBackwardMatch> bm = failure();
+      if (plainForward)
+        bm = matchAttentionBackward(*m, pv, whyBackward);
+      else
+        whyBackward = "the forward's Q, K, V or P.V are not plain [b, "
+                      "heads, tokens, d] tensors (the backward matcher's "
+                      "form)";
       if (succeeded(bm) && headsType(bm->outGrad) != qType)
         whyBackward = "dO is not of Q's type";
       else if (succeeded(bm))
@@ -278,44 +604,75 @@ void RaiseAttentionPass::runOnOperation() {
     }
     b.setInsertionPoint(pv);
     Value mask;
-    if (m->smallMask) {
-      auto rank = cast<RankedTensorType>(m->smallMask.getType()).getRank();
-      SmallVector<ReassociationIndices> groups =
-          rank == 2 ? SmallVector<ReassociationIndices>{{0, 1, 2}, {3}}
-                    : SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}};
-      mask =
-          tensor::ExpandShapeOp::create(b, loc, maskType, m->smallMask, groups);
-    } else if (m->mask.value) {
+    if (m->bodyMask.op) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(m->bodyMask.op);
+      Value built = buildBodyMask(b, loc, m->bodyMask);
+      if (!built) {
+        refuse("the mask computed in the logits' op reads its outputs");
+        continue;
+      }
+      m->mask.value = built;
+    }
+    if (m->mask.value) {
+      // A mask computed in the logits' op is built before that op.
+      if (Operation *def = m->mask.value.getDefiningOp())
+        b.setInsertionPointAfter(def);
       mask = materialize(b, loc, m->mask);
+      b.setInsertionPoint(pv);
+    }
+    Value query = materialize(b, loc, m->query);
+    Value key = materialize(b, loc, m->key, m->keyHeads);
+    Value value = materialize(b, loc, m->value, m->valueHeads);
+    int64_t kvHeads = cast<RankedTensorType>(key.getType()).getDimSize(1);
+    if (m->kvTiled) {
+      query = regroupHeads(b, loc, query, kvHeads, false);
+      if (mask)
+        mask = regroupHeads(b, loc, mask, kvHeads, false);
     }
     auto attention = AttentionOp::create(
-        b, loc, qType, materialize(b, loc, m->query),
-        materialize(b, loc, m->key), materialize(b, loc, m->value), mask,
+        b, loc, qType, query, key, value, mask,
         b.getF32FloatAttr(static_cast<float>(m->scale)),
         m->causal ? b.getUnitAttr() : nullptr);
     Value result = attention.getResult();
     if (backwardMatch)
       raiseBackward(b, attention, *backwardMatch);
     b.setInsertionPoint(pv);
-    if (m->numBatchLoops == 1)
-      result = tensor::CollapseShapeOp::create(
-          b, loc, pv->getResult(0).getType(), result,
-          SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+    if (m->kvTiled)
+      result = regroupHeads(b, loc, result, kvHeads, true);
+    result = inResultLayout(b, loc, result, pv->getResult(0).getType(),
+                            m->resultDims);
     pv->getResult(0).replaceAllUsesWith(result);
     pv->erase();
     ++numRaised;
     raisedSoftmax.insert(m->probabilities);
   }
-  // Softmaxes that were not part of a raised attention: say so, so that
-  // attention in a form the matcher does not know is visible.
+  // Softmaxes that were not part of a raised attention: say which step
+  // failed, so that attention in a form the matcher does not know is
+  // visible (a rank-2 softmax no contraction reads, a loss's, gets none).
   getOperation()->walk([&](Operation *op) {
-    if (op->getNumResults() != 1 || op->use_empty())
+    if (op->getNumResults() != 1 || op->use_empty() ||
+        !isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
       return;
     Value p = op->getResult(0);
-    if (!raisedSoftmax.contains(p) &&
-        (isa<linalg::SoftmaxOp>(op) || softmaxInput(p)))
+    if (raisedSoftmax.contains(p))
+      return;
+    if (isa<linalg::SoftmaxOp>(op) || softmaxInput(p)) {
+      auto it = unraised.find(p);
+      std::string why =
+          it != unraised.end()
+              ? "its P.V product was not raised: " + it->second
+              : whySoftmaxNotAttention(p);
+      if (!why.empty())
+        emitRemark(op->getLoc())
+            << "softmax not raised to seqpar.attention: " << why;
+      return;
+    }
+    std::string why = whyNotSoftmax(p);
+    if (!why.empty() && (contractionReading(p) ||
+                         cast<RankedTensorType>(p.getType()).getRank() >= 3))
       emitRemark(op->getLoc())
-          << "softmax not raised to seqpar.attention: not the probabilities "
-             "of an attention P.V product the matcher recognises";
+          << "softmax-like value not raised to seqpar.attention: " << why;
   });
 }

@@ -16,6 +16,8 @@
 #include "ContextParallelBuilder.h"
 #include "DistributedAttention.h"
 
+#include "seqpar/Analysis/AttentionMatch.h"
+#include "seqpar/Analysis/SoftmaxMatch.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
@@ -251,6 +253,23 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       sharded.insert(result);
   }
 
+  // No attention to distribute while the function holds softmaxes: say
+  // why they are not seqpar.attention, so that "0 attention" is explained.
+  int64_t unraisedSoftmaxes = 0;
+  std::string whyNoAttention;
+  if (numAttention == 0)
+    body.walk([&](Operation *op) {
+      if (op->getNumResults() != 1 ||
+          !isa<RankedTensorType>(op->getResult(0).getType()) ||
+          !(isa<linalg::SoftmaxOp>(op) || softmaxInput(op->getResult(0))))
+        return;
+      std::string why = whySoftmaxNotAttention(op->getResult(0));
+      if (why.empty())
+        return;
+      if (unraisedSoftmaxes++ == 0)
+        whyNoAttention = why;
+    });
+
   SequenceShardBuilder builder(func, grid, axes, axisSizes, seqLen, zigzag);
   // A padded sequence cannot be stated by a #seqpar.sharding: arguments stay
   // whole (each rank takes its tokens) and results are gathered.
@@ -419,5 +438,9 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
            << reductionBytes << " bytes), ";
   remark << gathered << " all_gather (" << gatheredBytes
          << " bytes) for ops that need all tokens";
+  if (unraisedSoftmaxes)
+    remark << "; no attention is distributed: " << unraisedSoftmaxes
+           << " softmax not raised to seqpar.attention (the first: "
+           << whyNoAttention << ")";
   return success();
 }

@@ -1,0 +1,35 @@
+// RUN: seqpar-opt %s -split-input-file --seqpar-context-parallel -verify-diagnostics
+
+// A function whose attention is still written out (seqpar-raise-attention
+// did not run, or refused it) has nothing to distribute: the remark says
+// why rather than only "0 attention".
+
+// The pass alone on an attention the raiser would take.
+shard.grid @grid(shape = 2)
+// expected-remark @+1 {{context-parallel over @grid axes [0] (c=2, s=8, zigzag): 0 attention -> ring (0 transfers, 0 bytes sent per rank), 3 all_gather (384 bytes) for ops that need all tokens; no attention is distributed: 1 softmax not raised to seqpar.attention (the first: its P.V product ('linalg.batch_matmul') matches but was not raised (seqpar-raise-attention did not run on it))}}
+func.func @not_raised(%q: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}, %k: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}, %v: tensor<2x8x4xf32> {seqpar.seq_dim = 1 : i64}) -> tensor<2x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  // expected-remark @+1 {{context-parallel: all_gather before 'linalg.batch_matmul'}}
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(n, i, j, e) -> (n, i, e)>, affine_map<(n, i, j, e) -> (n, j, e)>, affine_map<(n, i, j, e) -> (n, i, j)>] ins(%q, %k : tensor<2x8x4xf32>, tensor<2x8x4xf32>) outs(%z : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<2x8x8xf32>) outs(%e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %eo = tensor.empty() : tensor<2x8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  // expected-remark @+1 {{context-parallel: all_gather before 'linalg.batch_matmul'}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x8x8xf32>, tensor<2x8x4xf32>) outs(%zo : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  return %o : tensor<2x8x4xf32>
+}
+
+// -----
+
+// A softmax whose product accumulates into its input: no P.V product.
+shard.grid @grid(shape = 2)
+// expected-remark @+1 {{no attention is distributed: 1 softmax not raised to seqpar.attention (the first: the contraction reading it ('linalg.batch_matmul') is not a P.V product}}
+func.func @not_attention(%x: tensor<2x8x8xf32> {seqpar.seq_dim = 1 : i64}, %v: tensor<2x8x8xf32> {seqpar.seq_dim = 1 : i64}) -> tensor<2x8x8xf32> {
+  %e = tensor.empty() : tensor<2x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<2x8x8xf32>) outs(%e : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  // expected-remark @+1 {{context-parallel: all_gather before 'linalg.batch_matmul'}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%x : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  return %o : tensor<2x8x8xf32>
+}
