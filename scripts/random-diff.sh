@@ -70,6 +70,23 @@ echo "random-diff: ${kind}seeds $(echo $seeds | awk '{print $1 (NF > 1 ? ".." $N
 pass=0 fail=0 failed_seeds=""
 # One training seed: the finite-difference check, the single-device baseline,
 # and the planned program against it. Sets stage (failed stages) and errs.
+# pipeline_stage NAME OPTIONS (inside check_training): compiles plain.mlir
+# with the seqpar-opt OPTIONS into NAME.mlir (log NAME.log), runs it on t
+# ranks against p1.mlir (run-NAME.log) and adds a failed step to $stage;
+# sets $e to the largest err. True when the program ran.
+pipeline_stage() {
+  local name=$1 options=$2
+  e=
+  if ! "$opt" "$d/plain.mlir" "$options" -o "$d/$name.mlir" >"$d/$name.log" 2>&1; then
+    stage="${stage:+$stage,}$name-pipeline"
+  elif ! $MPIRUN -np "$t" "$run" "$d/$name.mlir" --reference="$d/p1.mlir" --seed="$rseed" >"$d/run-$name.log" 2>&1 \
+       || ! grep -q "^reference: pass" "$d/run-$name.log"; then
+    stage="${stage:+$stage,}run-$name"
+  fi
+  [ -f "$d/run-$name.log" ] || return 1
+  e=$(sed -n 's/^output [0-9]*: .* err = \([^ ]*\) .*/\1/p' "$d/run-$name.log" | sort -g | tail -1)
+}
+
 check_training() {
   local d=$1 t rseed gen seqdim e spo pipe progs prog
   t=$(sed -n 's/^ranks=//p' "$d/config.txt")
@@ -102,14 +119,7 @@ check_training() {
   seqdim=$(grep -o 'seqpar.seq_dim = [0-9]*' "$d/p1.mlir" | head -1 | grep -o '[0-9]*$')
   plan="--seqpar-pipeline=tp=$t seq-dim=$seqdim"
   case "$spo" in *pad=true*) plan="$plan pad=true" ;; esac
-  if ! "$opt" "$d/plain.mlir" "$plan" -o "$d/plan.mlir" >"$d/plan.log" 2>&1; then
-    stage="${stage:+$stage,}plan-pipeline"
-  elif ! $MPIRUN -np "$t" "$run" "$d/plan.mlir" --reference="$d/p1.mlir" --seed="$rseed" >"$d/run-plan.log" 2>&1 \
-       || ! grep -q "^reference: pass" "$d/run-plan.log"; then
-    stage="${stage:+$stage,}run-plan"
-  fi
-  if [ -f "$d/run-plan.log" ]; then
-    e=$(sed -n 's/^output [0-9]*: .* err = \([^ ]*\) .*/\1/p' "$d/run-plan.log" | sort -g | tail -1)
+  if pipeline_stage plan "$plan"; then
     planned=$(sed -n 's/.*tensor parallelism (tp=[0-9]*): \(.*\) linears left replicated\(.*\)/\1 repl\2/p' "$d/plan.log" | sed 's/ blocks, / blocks /; s/ column-parallel and / col /; s/ row-parallel linears, / row /; s/; \([0-9]*\) reductions over split dims and gathers along them ([^)]*)/ \1 red/; s/; \([0-9]*\) embedding tables split on their rows/ \1 tables/')
     scatters=$(sed -n 's/.*-> \([0-9]*\) reduce_scatter.*/\1/p' "$d/plan.log")
     errs="$errs plan:[max ${e:-?}; ${planned:-?}; ${scatters:-0} reduce_scatter]"
@@ -117,14 +127,7 @@ check_training() {
   local cpo cp
   cpo=$(sed -n 's/^cp_options=//p' "$d/config.txt")
   cp="--seqpar-pipeline=$cpo seq-dim=$seqdim"
-  if ! "$opt" "$d/plain.mlir" "$cp" -o "$d/cp.mlir" >"$d/cp.log" 2>&1; then
-    stage="${stage:+$stage,}cp-pipeline"
-  elif ! $MPIRUN -np "$t" "$run" "$d/cp.mlir" --reference="$d/p1.mlir" --seed="$rseed" >"$d/run-cp.log" 2>&1 \
-       || ! grep -q "^reference: pass" "$d/run-cp.log"; then
-    stage="${stage:+$stage,}run-cp"
-  fi
-  if [ -f "$d/run-cp.log" ]; then
-    e=$(sed -n 's/^output [0-9]*: .* err = \([^ ]*\) .*/\1/p' "$d/run-cp.log" | sort -g | tail -1)
+  if pipeline_stage cp "$cp"; then
     backward=$(sed -n 's/.* \([0-9]*\) attention backward -> .*/\1/p' "$d/cp.log")
     errs="$errs cp:[max ${e:-?}; $cpo; ${backward:-0} backward]"
   fi

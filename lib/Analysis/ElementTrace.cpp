@@ -397,6 +397,21 @@ stepBack(Operation *op, ArrayRef<AffineExpr> coords, Value &source,
 
 } // namespace
 
+Value seqpar::skipWideIntegerCasts(Value v) {
+  auto wide = [](Type t) {
+    return t.isIndex() || (t.isInteger() && t.getIntOrFloatBitWidth() >= 32);
+  };
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+             arith::ExtUIOp, arith::TruncIOp>(def) ||
+        !wide(def->getOperand(0).getType()) ||
+        !wide(def->getResult(0).getType()))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
 bool seqpar::hasUnknown(AffineExpr e) {
   bool found = false;
   e.walk([&](AffineExpr x) { found |= isa<AffineSymbolExpr>(x); });

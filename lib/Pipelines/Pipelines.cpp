@@ -88,6 +88,9 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // Graphs from other frontends mix tosa and linalg: bring tosa down to
   // linalg/arith/tensor first so one analysis sees one form.
   addTosaLoweringPasses(pm.nest<func::FuncOp>());
+  // torch's advanced indexing at aranges and constants (K and V taken from a
+  // fused QKV by x[..., -2, :]) is a slice written as a gather.
+  pm.addNestedPass<func::FuncOp>(createFoldIndexGathers());
 }
 
 void mlir::seqpar::addTosaLoweringPasses(OpPassManager &funcPm) {

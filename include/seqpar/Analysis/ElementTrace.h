@@ -44,6 +44,11 @@ struct TracedElement {
 SmallVector<TracedElement> traceElement(Value v, ArrayRef<AffineExpr> coords,
                                         unsigned numDims);
 
+/// The value behind `v` through casts between index and integers of at least
+/// 32 bits (index_cast, extsi, extui, trunci): they keep the small values
+/// positions, token ids and head numbers are. A narrower integer stops it.
+Value skipWideIntegerCasts(Value v);
+
 /// True when `e` holds the unknown symbol.
 bool hasUnknown(AffineExpr e);
 

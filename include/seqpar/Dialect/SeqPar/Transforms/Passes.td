@@ -683,6 +683,40 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
 // Preparation for lowering (PrepareLowering/)
 //===----------------------------------------------------------------------===//
 
+def FoldIndexGathers : Pass<"seqpar-fold-index-gathers", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite gathers at arange or constant indices into tensor.extract_slice";
+  let description = [{
+    torch-mlir lowers advanced indexing (`aten.index.Tensor`, e.g. Falcon's
+    `qkv[..., -2, :]` taking K from its fused QKV projection) to a
+    `linalg.generic` whose body yields a `tensor.extract` of a tensor from
+    outside the op, at indices read from index tensors: aranges for the
+    kept dims, a constant for the picked one, each wrapped for negative
+    values (`select(i < 0, i + n, i)`). Such a gather is a slice; as a
+    gather it hides the sequence and head dims from every analysis (context
+    parallelism gathers all tokens before it, attention raising does not
+    see K and V). This pass proves each index a loop index (`linalg.index`,
+    or an element of an arange tensor read at that loop) or a constant in
+    bounds, with the loops in order and every loop that no index reads of
+    extent 1, and replaces the op by `tensor.extract_slice` (and a reshape
+    of unit dims). Any other gather (an embedding lookup at token ids) is
+    left as it is. docs/import.md, "Gathers that are slices".
+
+    ```mlir
+    // %k = qkv[:, :, 4:5, :] of a [2, 16, 6, 16] QKV, written as a gather:
+    %k = linalg.generic {indexing_maps = [#b, #s, #c, #d, #id], ...}
+        ins(%arange_b, %arange_s, %minus2, %arange_d : ...)
+        outs(%e : tensor<2x16x1x16xf32>) {
+    ^bb0(%i: i64, %j: i64, %h: i64, %l: i64, %out: f32):
+      ... %x = tensor.extract %qkv[%i', %j', %h', %l'] : tensor<2x16x6x16xf32>
+      linalg.yield %x : f32
+    } -> tensor<2x16x1x16xf32>
+    // becomes
+    %k = tensor.extract_slice %qkv[0, 0, 4, 0] [2, 16, 1, 16] [1, 1, 1, 1]
+        : tensor<2x16x6x16xf32> to tensor<2x16x1x16xf32>
+    ```
+  }];
+}
+
 def CheckTosaShapes : Pass<"seqpar-check-tosa-shapes", "::mlir::func::FuncOp"> {
   let summary = "Refuse tosa ops with dynamic shapes before tosa is lowered";
   let description = [{

@@ -4,6 +4,7 @@
 
 #include "seqpar/Analysis/Activations.h"
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/ElementTrace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -208,17 +209,6 @@ LogicalResult TensorParallelPlanner::visitCapture(OpOperand &use,
   return success();
 }
 
-/// The value behind `v` through integer casts.
-static Value throughIntCasts(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-             arith::ExtUIOp, arith::TruncIOp>(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
-
 std::optional<int64_t>
 TensorParallelPlanner::getGatheredDim(BlockArgument table, Operation *&gather,
                                       std::string &whyNot) {
@@ -234,7 +224,7 @@ TensorParallelPlanner::getGatheredDim(BlockArgument table, Operation *&gather,
     if (op) {
       auto extract = cast<tensor::ExtractOp>(user);
       for (auto [pos, index] : llvm::enumerate(extract.getIndices())) {
-        auto arg = dyn_cast<BlockArgument>(throughIntCasts(index));
+        auto arg = dyn_cast<BlockArgument>(skipWideIntegerCasts(index));
         if (!arg || arg.getOwner() != op.getBlock() ||
             arg.getArgNumber() >= op.getNumDpsInputs() ||
             !isa<BlockArgument>(getActivationRoot(
@@ -274,7 +264,7 @@ static bool isIota(Value v) {
       iota->getNumResults() != 1)
     return false;
   auto yield = cast<linalg::YieldOp>(iota.getBlock()->getTerminator());
-  auto index = throughIntCasts(yield->getOperand(0)).getDefiningOp<linalg::IndexOp>();
+  auto index = skipWideIntegerCasts(yield->getOperand(0)).getDefiningOp<linalg::IndexOp>();
   return index && index.getDim() == 0;
 }
 
@@ -287,7 +277,7 @@ TensorParallelPlanner::getOneHotLoop(linalg::GenericOp op, int64_t rows) {
   Block *body = op.getBlock();
   // The input an element of the body reads, with its map.
   auto inputOf = [&](Value v) -> OpOperand * {
-    auto arg = dyn_cast<BlockArgument>(throughIntCasts(v));
+    auto arg = dyn_cast<BlockArgument>(skipWideIntegerCasts(v));
     if (!arg || arg.getOwner() != body ||
         arg.getArgNumber() >= op.getNumDpsInputs())
       return nullptr;
@@ -296,7 +286,7 @@ TensorParallelPlanner::getOneHotLoop(linalg::GenericOp op, int64_t rows) {
   // The loop whose position `row` is: an iota input read along it, or the
   // loop's linalg.index.
   auto rowLoop = [&](Value row) -> std::optional<unsigned> {
-    if (auto index = throughIntCasts(row).getDefiningOp<linalg::IndexOp>())
+    if (auto index = skipWideIntegerCasts(row).getDefiningOp<linalg::IndexOp>())
       return index.getDim();
     OpOperand *rowInput = inputOf(row);
     if (!rowInput || !isIota(rowInput->get()))

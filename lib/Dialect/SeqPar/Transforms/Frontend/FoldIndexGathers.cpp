@@ -1,0 +1,271 @@
+//===- FoldIndexGathers.cpp - gathers at arange/constant indices to slices ===//
+//
+// torch-mlir writes advanced indexing as a linalg.generic yielding a
+// tensor.extract at indices read from index tensors. Where every index is a
+// loop index or a constant, the op is a slice: rewritten to
+// tensor.extract_slice so that the analyses see the dims it keeps
+// (docs/import.md, "Gathers that are slices").
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+
+#include "seqpar/Analysis/ElementTrace.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/Matchers.h"
+
+#include <optional>
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_FOLDINDEXGATHERS
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// An index of the gather proven to be a loop index or a constant.
+struct IndexValue {
+  std::optional<unsigned> loop;
+  int64_t constant = 0;
+};
+
+/// What every element of an index tensor is: one constant, or its position
+/// along one dim (an arange).
+struct IndexTensor {
+  std::optional<unsigned> arangeDim;
+  int64_t constant = 0;
+};
+
+/// The dim whose position a body computes as its yielded value, when the
+/// body is `yield cast(linalg.index d)`.
+std::optional<unsigned> getYieldedIndexDim(linalg::GenericOp op) {
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1)
+    return std::nullopt;
+  auto index = skipWideIntegerCasts(yield.getOperand(0)).getDefiningOp<linalg::IndexOp>();
+  if (!index)
+    return std::nullopt;
+  return index.getDim();
+}
+
+/// The dim of `result` that holds `group`'s one dim of extent > 1 (or its
+/// only dim), the rest of the group being unit dims.
+std::optional<unsigned> getNonUnitDimOfGroup(RankedTensorType type,
+                                             ReassociationIndicesRef group) {
+  std::optional<unsigned> found;
+  for (int64_t dim : group) {
+    if (type.getDimSize(dim) == 1)
+      continue;
+    if (found)
+      return std::nullopt;
+    found = dim;
+  }
+  if (!found && group.size() == 1)
+    found = group.front();
+  return found;
+}
+
+/// What each element of `tensor` is, or nothing when unknown.
+std::optional<IndexTensor> traceIndexTensor(Value tensor) {
+  APInt splat;
+  if (matchPattern(tensor, m_ConstantInt(&splat)))
+    return IndexTensor{std::nullopt, splat.getSExtValue()};
+  Operation *def = tensor.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto generic = dyn_cast<linalg::GenericOp>(def)) {
+    if (generic.getNumResults() != 1 ||
+        !generic.getIndexingMapsArray().back().isIdentity())
+      return std::nullopt;
+    std::optional<unsigned> dim = getYieldedIndexDim(generic);
+    if (!dim)
+      return std::nullopt;
+    return IndexTensor{dim, 0};
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
+    std::optional<IndexTensor> src = traceIndexTensor(expand.getSrc());
+    if (!src || !src->arangeDim)
+      return src;
+    ReassociationIndices group =
+        expand.getReassociationIndices()[*src->arangeDim];
+    std::optional<unsigned> dim =
+        getNonUnitDimOfGroup(expand.getResultType(), group);
+    if (!dim)
+      return std::nullopt;
+    return IndexTensor{dim, 0};
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
+    std::optional<IndexTensor> src = traceIndexTensor(collapse.getSrc());
+    if (!src || !src->arangeDim)
+      return src;
+    for (auto [result, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      if (!llvm::is_contained(group, *src->arangeDim))
+        continue;
+      std::optional<unsigned> dim =
+          getNonUnitDimOfGroup(collapse.getSrcType(), group);
+      if (dim != *src->arangeDim)
+        return std::nullopt;
+      return IndexTensor{static_cast<unsigned>(result), 0};
+    }
+  }
+  return std::nullopt;
+}
+
+/// Proves `v` (an integer or index in `op`'s body) a loop index or a
+/// constant; `extent` is the size of the dim it indexes, for the wrap of
+/// negative indices.
+std::optional<IndexValue> evaluateIndex(linalg::GenericOp op, Value v,
+                                        int64_t extent) {
+  v = skipWideIntegerCasts(v);
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return IndexValue{std::nullopt, value.getSExtValue()};
+  if (auto index = v.getDefiningOp<linalg::IndexOp>())
+    return IndexValue{index.getDim(), 0};
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() != op.getBody() ||
+        arg.getArgNumber() >= op.getNumDpsInputs())
+      return std::nullopt;
+    OpOperand *input = op.getDpsInputOperand(arg.getArgNumber());
+    std::optional<IndexTensor> tensor = traceIndexTensor(input->get());
+    if (!tensor)
+      return std::nullopt;
+    if (!tensor->arangeDim)
+      return IndexValue{std::nullopt, tensor->constant};
+    AffineMap map = op.getMatchingIndexingMap(input);
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(*tensor->arangeDim));
+    if (!dim)
+      return std::nullopt;
+    return IndexValue{dim.getPosition(), 0};
+  }
+  // Negative indices wrapped: select(i < 0, i + extent, i).
+  if (auto select = v.getDefiningOp<arith::SelectOp>()) {
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+    auto add = select.getTrueValue().getDefiningOp<arith::AddIOp>();
+    Value raw = select.getFalseValue();
+    APInt zero, n;
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt ||
+        cmp.getLhs() != raw || !matchPattern(cmp.getRhs(), m_Zero()) || !add)
+      return std::nullopt;
+    Value other = add.getLhs() == raw ? add.getRhs() : add.getLhs();
+    if ((add.getLhs() != raw && add.getRhs() != raw) ||
+        !matchPattern(other, m_ConstantInt(&n)) || n.getSExtValue() != extent)
+      return std::nullopt;
+    std::optional<IndexValue> inner = evaluateIndex(op, raw, extent);
+    if (inner && !inner->loop && inner->constant < 0)
+      inner->constant += extent; // a loop index is never negative
+    return inner;
+  }
+  return std::nullopt;
+}
+
+/// The slice `op` computes, built before it; null when it is not one.
+Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
+  if (op.getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !op.getIndexingMapsArray().back().isIdentity() ||
+      !op.getBody()->getArgument(op.getNumDpsInputs()).use_empty())
+    return Value();
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!extract || extract->getBlock() != op.getBody())
+    return Value();
+  Value source = extract.getTensor();
+  // The source comes from outside the op, a static tensor of the result's
+  // element type.
+  if (source.getParentBlock() == op.getBody())
+    return Value();
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!sourceType || !resultType || !sourceType.hasStaticShape() ||
+      !resultType.hasStaticShape() ||
+      sourceType.getElementType() != resultType.getElementType())
+    return Value();
+  SmallVector<int64_t> offsets, sizes;
+  SmallVector<bool> loopRead(resultType.getRank(), false);
+  int64_t lastLoop = -1;
+  for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
+    int64_t extent = sourceType.getDimSize(dim);
+    std::optional<IndexValue> value = evaluateIndex(op, index, extent);
+    if (!value)
+      return Value();
+    if (!value->loop) {
+      if (value->constant < 0 || value->constant >= extent)
+        return Value(); // out of bounds: the gather's own business
+      offsets.push_back(value->constant);
+      sizes.push_back(1);
+      continue;
+    }
+    // Loops in order, each read once, within the source dim.
+    int64_t loop = *value->loop;
+    if (loop <= lastLoop || resultType.getDimSize(loop) > extent)
+      return Value();
+    lastLoop = loop;
+    loopRead[loop] = true;
+    offsets.push_back(0);
+    sizes.push_back(resultType.getDimSize(loop));
+  }
+  // A loop no index reads would repeat the slice along it.
+  for (auto [loop, read] : llvm::enumerate(loopRead))
+    if (!read && resultType.getDimSize(loop) != 1)
+      return Value();
+  auto sliceType = RankedTensorType::get(sizes, sourceType.getElementType());
+  // The slice and the result differ in unit dims only: through the shape of
+  // their dims of extent > 1.
+  SmallVector<int64_t> squeezedShape;
+  for (int64_t size : sizes)
+    if (size != 1)
+      squeezedShape.push_back(size);
+  auto squeezedType =
+      RankedTensorType::get(squeezedShape, sourceType.getElementType());
+  std::optional<SmallVector<ReassociationIndices>> collapse, expand;
+  if (sliceType == resultType)
+    squeezedType = resultType; // nothing to reshape
+  else if (sliceType != squeezedType &&
+      !(collapse = getReassociationIndicesForReshape(sliceType, squeezedType)))
+    return Value();
+  if (squeezedType != resultType &&
+      !(expand = getReassociationIndicesForReshape(squeezedType, resultType)))
+    return Value();
+  Location loc = op.getLoc();
+  SmallVector<OpFoldResult> offsetAttrs, sizeAttrs,
+      strideAttrs(sizes.size(), b.getIndexAttr(1));
+  for (auto [offset, size] : llvm::zip(offsets, sizes)) {
+    offsetAttrs.push_back(b.getIndexAttr(offset));
+    sizeAttrs.push_back(b.getIndexAttr(size));
+  }
+  Value slice = tensor::ExtractSliceOp::create(
+      b, loc, sliceType, source, offsetAttrs, sizeAttrs, strideAttrs);
+  if (collapse)
+    slice = tensor::CollapseShapeOp::create(b, loc, squeezedType, slice,
+                                            *collapse);
+  if (expand)
+    slice = tensor::ExpandShapeOp::create(b, loc, resultType, slice, *expand);
+  return slice;
+}
+
+struct FoldIndexGathersPass
+    : public mlir::seqpar::impl::FoldIndexGathersBase<FoldIndexGathersPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> gathers;
+    getOperation().walk([&](linalg::GenericOp op) { gathers.push_back(op); });
+    OpBuilder b(&getContext());
+    for (linalg::GenericOp op : gathers) {
+      b.setInsertionPoint(op);
+      if (Value slice = buildSlice(b, op)) {
+        op->getResult(0).replaceAllUsesWith(slice);
+        op->erase();
+      }
+    }
+  }
+};
+
+} // namespace
