@@ -554,9 +554,14 @@ void ShapeReader::countSavedForBackward() {
     double width = perToken(saved.value.getType());
     if (width == 0) {
       // An iota over the vocabulary (the one-hot of an embedding gradient)
-      // is split with the vocab-parallel head.
+      // is split with the vocab-parallel head. One over the sequence at its
+      // dim (position ids, [1, s]) is not, even when s equals the vocabulary
+      // (BERT's 8 labels at s = 8).
       auto dims = cast<RankedTensorType>(saved.value.getType()).getShape();
-      if (int64_t vocab = vocabularyIn(dims)) {
+      bool overSequence = int64_t(dims.size()) > shape.seqDim &&
+                          dims[shape.seqDim] == shape.seq;
+      int64_t vocab = overSequence ? 0 : vocabularyIn(dims);
+      if (vocab) {
         shape.savedVocabBytes += saved.bytes;
         shape.savedVocab = vocab;
       } else {
