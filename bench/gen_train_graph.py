@@ -615,6 +615,53 @@ def build_model(bld, cfg, x, labels, with_backward):
 # ---------------------------------------------------------------------------
 
 
+def grad_norm(bld, cfg, grads, shardings):
+    """The global L2 norm of the gradients, sqrt(sum_p sum(g_p^2)), as a
+    tensor<f32> (computed in f32). In the per-rank TP program each element
+    of the global gradients is counted once: the sums of squares of the
+    split gradients are all-reduced over the ranks, those of the replicated
+    ones (already the whole gradient on every rank) are not
+    (docs/training-graphs.md, "The gradient norm"). With
+    cfg.norm_counts_replicas every local sum is all-reduced, so a
+    replicated gradient counts t times: the NeMo-RL trap, for the negative
+    test."""
+    split, replicated = [], []
+    for grad, sh in zip(grads, shardings):
+        rank = len(grad.shape)
+        ty = bld.elem
+
+        def body(bb, ins, out, ty=ty):
+            x = bb.to_f32(ins[0], ty)
+            return bb.bin("arith.addf", out, bb.bin("arith.mulf", x, x, "f32"), "f32")
+        sq = bld.generic([(grad, bld.identity(rank))], _zero_f32(bld), bld.amap(rank, []), ["reduction"] * rank, body,
+                         "sumsq")
+        (split if sh != SH_REPL or cfg.norm_counts_replicas else replicated).append(sq)
+
+    def total(vals):
+        acc = vals[0]
+        for v in vals[1:]:
+            acc = bld.generic([(acc, bld.amap(0, [])), (v, bld.amap(0, []))], bld.empty((), "f32"),
+                              bld.amap(0, []), [],
+                              lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], "f32"), "sumsq")
+        return acc
+    parts = []
+    if split:
+        parts.append(reduced(bld, cfg, total(split)))
+    if replicated:
+        parts.append(total(replicated))
+    return bld.generic([(total(parts), bld.amap(0, []))], bld.empty((), "f32"), bld.amap(0, []), [],
+                       lambda bb, ins, out: bb.un("math.sqrt", ins[0], "f32"), "norm")
+
+
+def _zero_f32(bld):
+    """A tensor<f32> holding 0 (whatever the builder's element type)."""
+    c = bld.const(0.0, "f32")
+    e = bld.empty((), "f32")
+    v = Val(bld.fresh("fill"), (), "f32")
+    bld.emit(f"{v.name} = linalg.fill ins({c} : f32) outs({e.name} : {e.type}) -> {v.type}")
+    return v
+
+
 def label_shape(cfg):
     """[b, s] or [s, b]: the activation layout without its feature dim."""
     return cfg.act_shape(cfg.h)[:2]
@@ -628,11 +675,14 @@ def emit_model(cfg, elem, maps, with_backward):
     x = Val("%x", cfg.act_shape(cfg.h), elem)
     labels = Val("%labels", label_shape(cfg), "i64")
     ps, loss, grads = build_model(bld, cfg, x, labels, with_backward)
-    outs = [loss] + (grads if with_backward else [])
-    bld.emit("return " + ", ".join(v.name for v in outs) + " : " + ", ".join(v.type for v in outs))
     param_sh = [ps.sharding[p.name] for p in ps.args]
-    return (bld, [x, labels] + ps.args, outs, [SH_REPL, SH_REPL] + param_sh,
-            [SH_REPL] + (param_sh if with_backward else []))
+    outs = [loss] + (grads if with_backward else [])
+    out_sh = [SH_REPL] + (param_sh if with_backward else [])
+    if with_backward and cfg.grad_norm:
+        outs.append(grad_norm(bld, cfg, grads, param_sh))
+        out_sh.append(SH_REPL)
+    bld.emit("return " + ", ".join(v.name for v in outs) + " : " + ", ".join(v.type for v in outs))
+    return bld, [x, labels] + ps.args, outs, [SH_REPL, SH_REPL] + param_sh, out_sh
 
 
 def signature(args, outs, arg_sh, out_sh, cfg):
@@ -752,7 +802,8 @@ def render(cfg, form, command):
            f"flatten={int(cfg.flatten)} dropout={getattr(cfg, 'dropout_p', 0.0)}",
            "// arguments: " + " ".join(names),
            "// results: " + ("rel an fd over the parameters" if form == "fdcheck" else
-                             "loss" + ("" if form == "loss" else " " + " ".join("d" + n for n in names[2:])))]
+                             "loss" + ("" if form == "loss" else " " + " ".join("d" + n for n in names[2:]) +
+                                       (" grad_norm" if cfg.grad_norm else "")))]
     out += [f"{alias} = {text}" for text, alias in maps.items()]
     out.append("module {")
     if form in ("single", "tp", "fdcheck"):
@@ -789,6 +840,12 @@ def parse_args(argv):
                          "and after the MLP, masks kept as i1 tensors (under --form tp the probabilities' "
                          "mask is keyed by per-rank positions: for memory reports, not for comparisons)")
     ap.add_argument("--seed", type=int, default=1234, help="dropout seed (sites get distinct streams)")
+    ap.add_argument("--grad-norm", action="store_true",
+                    help="also return the global L2 norm of the gradients (a clipping step's input), each "
+                         "element counted once")
+    ap.add_argument("--norm-counts-replicas", action="store_true",
+                    help="with --grad-norm --form tp: all-reduce every local sum of squares, counting each "
+                         "replicated gradient t times (a known bug, for negative tests)")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ns = ap.parse_args(argv)
     a_kv = ns.kv_heads if ns.kv_heads is not None else ns.heads
@@ -798,6 +855,8 @@ def parse_args(argv):
                    seed=ns.seed)
     cfg.vocab = ns.vocab
     cfg.dropout_p = ns.dropout
+    cfg.grad_norm = ns.grad_norm
+    cfg.norm_counts_replicas = ns.norm_counts_replicas
     form = ns.form or ("single" if ns.tp == 1 else "tp")
     err = g.validate(cfg)
     if not err and form == "tp" and ns.tp < 2:
@@ -810,6 +869,10 @@ def parse_args(argv):
         err = f"--dropout is written for --model gpt only (got {ns.model})"
     if not err and form == "fdcheck" and (ns.dtype != "f32" or ns.dropout):
         err = "--form fdcheck checks f32 programs without dropout"
+    if not err and ns.grad_norm and form in ("loss", "fdcheck"):
+        err = f"--grad-norm needs the gradients: --form single, tp or plain (got {form})"
+    if not err and ns.norm_counts_replicas and not (ns.grad_norm and form == "tp"):
+        err = "--norm-counts-replicas goes with --grad-norm --form tp"
     if not err and ns.vocab < 8:
         err = f"--vocab must be at least 8 (got {ns.vocab})"
     if not err and ns.model != "bert" and ns.seq < 2:

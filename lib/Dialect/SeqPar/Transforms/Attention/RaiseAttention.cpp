@@ -587,9 +587,17 @@ void RaiseAttentionPass::runOnOperation() {
     if (backward) {
       std::string whyBackward;
       FailureOr<AttentionBackwardMatch> bm = failure();
+      // A backward reads the probabilities again (dV = P^T . dO and the
+      // softmax backward); where only P.V reads them there is no backward
+      // to raise, and nothing to remark in a forward graph.
+      bool probabilitiesReadElsewhere =
+          probabilities && llvm::any_of(probabilities.getUsers(),
+                                        [&](Operation *user) {
+                                          return user != pv.getOperation();
+                                        });
       if (plainForward)
         bm = matchAttentionBackward(*m, pv, whyBackward);
-      else
+      else if (probabilitiesReadElsewhere)
         whyBackward = "the forward's Q, K, V or P.V are not plain [b, "
                       "heads, tokens, d] tensors (the backward matcher's "
                       "form)";

@@ -449,12 +449,17 @@ LogicalResult TensorParallelPlanner::visitLinalg(linalg::LinalgOp op) {
   }
   if (reduction) {
     // Each rank reduces its part of the split dim, leaving partial results
-    // of the full output: a row-parallel linear, or the max and the sum of
-    // a softmax over the vocabulary (Megatron's VocabParallelCrossEntropy).
+    // of the full output: a row-parallel linear, the max and the sum of a
+    // softmax over the vocabulary (Megatron's VocabParallelCrossEntropy), or
+    // a reduction of every loop (the sum of squares of a split weight
+    // gradient in a gradient norm, the max of an overflow check), whose
+    // result has no dim the split could spread along: a Megatron block may
+    // close there too.
     std::optional<shard::ReductionKind> kind = getReductionCombiner(op);
-    if (!splitReductions && !isLinearContraction(op))
+    bool reducesEveryLoop = op.getNumLoops() == op.getNumReductionLoops();
+    if (!splitReductions && !isLinearContraction(op) && !reducesEveryLoop)
       return fail(op, "reduces over the split dim and is not a linear "
-                      "(out + a * b)");
+                      "(out + a * b) or a reduction of every loop");
     if (!kind)
       return fail(op, "reduces over the split dim with a body that is not "
                       "out = combine(out, f(ins)) for a sum, max or min");

@@ -1,4 +1,8 @@
 // RUN: seqpar-opt %s --seqpar-raise-attention -split-input-file -verify-diagnostics | FileCheck %s
+// Forward graphs have no backward to raise: with backward=true the same
+// remarks and nothing about a backward (the forms that are not plain
+// [b, heads, tokens, d] once got "attention backward not raised").
+// RUN: seqpar-opt %s --seqpar-raise-attention=backward=true -split-input-file -verify-diagnostics -o /dev/null
 
 // Forms of attention other frontends write (docs/context-parallelism.md,
 // "Raising attention from other exporters"): result layouts, GQA repeats,

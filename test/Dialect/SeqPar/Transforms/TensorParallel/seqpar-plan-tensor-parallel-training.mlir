@@ -135,3 +135,60 @@ func.func @odd_vocabulary(%x: tensor<16x32xf32>, %lm: tensor<32x5xf32>) -> tenso
     }
   return %sum : tensor<16xf32>
 }
+
+// -----
+
+// The sum of squares of a split weight gradient (a gradient norm, clipping's
+// input) reduces every loop: the Megatron block closes there too, each rank
+// summing its part of the gradient and one all_reduce completing it; the
+// replicated gradient's square sum (dW2 is row-parallel here, dX whole) is
+// not all-reduced, so nothing is counted t times. Before, the block stayed
+// replicated ("reduces over the split dim and is not a linear").
+
+// CHECK-LABEL: func.func @gradient_norm(
+// CHECK: %[[DW1:.*]] = linalg.matmul {{.*}} -> tensor<32x64xf32>
+// CHECK: %[[SQ1:.*]] = linalg.generic {{.*}} ins(%[[DW1]] : tensor<32x64xf32>)
+// CHECK: %[[ALL1:.*]] = shard.all_reduce %[[SQ1]] on @grid grid_axes = [0] : tensor<f32> -> tensor<f32>
+// CHECK: %[[SQX:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<16x32xf32>)
+// CHECK-NOT: shard.all_reduce %[[SQX]]
+// CHECK: return
+#sq2 = affine_map<(d0, d1) -> (d0, d1)>
+#scalar2 = affine_map<(d0, d1) -> ()>
+// expected-remark @+1 {{tensor parallelism (tp=2): 1 blocks, 1 column-parallel and 2 row-parallel linears, 0 linears left replicated; 1 reductions over split dims}}
+func.func @gradient_norm(%x: tensor<16x32xf32>, %w1: tensor<32x128xf32>, %w2: tensor<128x32xf32>, %dy: tensor<16x32xf32>)
+    -> (tensor<16x32xf32>, tensor<32x128xf32>, tensor<f32>, tensor<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x128xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x128xf32>) -> tensor<16x128xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<16x32xf32>, tensor<32x128xf32>) outs(%z : tensor<16x128xf32>) -> tensor<16x128xf32>
+  %ey = tensor.empty() : tensor<16x32xf32>
+  %zy = linalg.fill ins(%zero : f32) outs(%ey : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %y = linalg.matmul ins(%h, %w2 : tensor<16x128xf32>, tensor<128x32xf32>) outs(%zy : tensor<16x32xf32>) -> tensor<16x32xf32>
+  // Backward of the first linear: dH = dY . W2^T, dW1 = X^T . dH, dX = dH . W1^T.
+  %ew2t = tensor.empty() : tensor<32x128xf32>
+  %w2t = linalg.transpose ins(%w2 : tensor<128x32xf32>) outs(%ew2t : tensor<32x128xf32>) permutation = [1, 0]
+  %dh = linalg.matmul ins(%dy, %w2t : tensor<16x32xf32>, tensor<32x128xf32>) outs(%z : tensor<16x128xf32>) -> tensor<16x128xf32>
+  %ext = tensor.empty() : tensor<32x16xf32>
+  %xt = linalg.transpose ins(%x : tensor<16x32xf32>) outs(%ext : tensor<32x16xf32>) permutation = [1, 0]
+  %ew1 = tensor.empty() : tensor<32x128xf32>
+  %zw1 = linalg.fill ins(%zero : f32) outs(%ew1 : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %dw1 = linalg.matmul ins(%xt, %dh : tensor<32x16xf32>, tensor<16x128xf32>) outs(%zw1 : tensor<32x128xf32>) -> tensor<32x128xf32>
+  %ew1t = tensor.empty() : tensor<128x32xf32>
+  %w1t = linalg.transpose ins(%w1 : tensor<32x128xf32>) outs(%ew1t : tensor<128x32xf32>) permutation = [1, 0]
+  %dx = linalg.matmul ins(%dh, %w1t : tensor<16x128xf32>, tensor<128x32xf32>) outs(%zy : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %es = tensor.empty() : tensor<f32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %sq1 = linalg.generic {indexing_maps = [#sq2, #scalar2], iterator_types = ["reduction", "reduction"]} ins(%dw1 : tensor<32x128xf32>) outs(%zs : tensor<f32>) {
+  ^bb0(%g: f32, %acc: f32):
+    %p = arith.mulf %g, %g : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  %sqx = linalg.generic {indexing_maps = [#sq2, #scalar2], iterator_types = ["reduction", "reduction"]} ins(%dx : tensor<16x32xf32>) outs(%zs : tensor<f32>) {
+  ^bb0(%g: f32, %acc: f32):
+    %p = arith.mulf %g, %g : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %y, %dw1, %sq1, %sqx : tensor<16x32xf32>, tensor<32x128xf32>, tensor<f32>, tensor<f32>
+}
