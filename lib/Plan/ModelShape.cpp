@@ -283,18 +283,28 @@ void ShapeReader::classifyRegions() {
         sequenceSharded.insert(value);
     }
   }
+  // The blocks whose values an attention reads as Q, K or V.
+  llvm::DenseSet<int> attentionBlocks;
+  func.walk([&](AttentionOp op) {
+    for (Value operand : {op.getQuery(), op.getKey(), op.getValue()})
+      if (auto it = blockOf.find(operand); it != blockOf.end())
+        attentionBlocks.insert(it->second);
+  });
   // One column input per distinct value the column-parallel matmuls read.
-  llvm::DenseSet<Value> seen;
+  llvm::DenseMap<Value, size_t> inputOf;
   for (auto [index, op] : llvm::enumerate(columnMatmuls)) {
     Value root = storageRoot(weightMatmulInput(op));
-    if (!seen.insert(root).second)
-      continue;
-    ColumnInput input;
-    input.width = int64_t(perToken(root.getType()));
-    input.sequenceSharded = sequenceSharded.contains(root);
-    if (!closed[index])
-      input.vocab = int64_t(perToken(op->getResult(0).getType()));
-    shape.columnInputs.push_back(input);
+    auto [it, inserted] = inputOf.try_emplace(root, shape.columnInputs.size());
+    if (inserted) {
+      ColumnInput input;
+      input.width = int64_t(perToken(root.getType()));
+      input.sequenceSharded = sequenceSharded.contains(root);
+      if (!closed[index])
+        input.vocab = int64_t(perToken(op->getResult(0).getType()));
+      shape.columnInputs.push_back(input);
+    }
+    shape.columnInputs[it->second].attention |=
+        attentionBlocks.contains(int(index));
   }
 }
 

@@ -266,12 +266,14 @@ static bool parameterSplit(const ModelShape &shape, const Parameter &p,
 ///    in forward and its output gradient all-gathered in backward; a column
 ///    input is all-gathered in forward and again in backward (saved sharded,
 ///    the pipelines' default) when SP has sharded it, and its gradient
-///    reduce-scattered; a lookup reduce-scattered, its gradient gathered;
+///    reduce-scattered (all-reduced for the attention's input with
+///    `attentionAllReduced`); a lookup reduce-scattered, its gradient gathered;
 ///    and every replicated parameter's gradient, summed over this rank's
 ///    tokens, all-reduced once per forward use (docs/semantics.md §10).
 static double addTensorParallel(Traffic &traffic, const ModelShape &shape,
                                 const PlanConfig &cfg, bool sp, bool training,
-                                double tokens, double e, Link link) {
+                                bool attentionAllReduced, double tokens,
+                                double e, Link link) {
   double t = cfg.tp;
   if (cfg.tp <= 1)
     return 0;
@@ -301,7 +303,8 @@ static double addTensorParallel(Traffic &traffic, const ModelShape &shape,
   for (const ColumnInput &input : shape.columnInputs) {
     if (input.vocab > 0 && input.vocab % cfg.tp != 0)
       continue; // an LM head left replicated
-    add(sp ? K::ReduceScatter : K::AllReduce, input.width);
+    bool scattered = sp && !(input.attention && attentionAllReduced);
+    add(scattered ? K::ReduceScatter : K::AllReduce, input.width);
     if (sp && input.sequenceSharded)
       add(K::AllGather, input.width, 2);
   }
@@ -430,13 +433,17 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
     if (bound) {
       Traffic unused;
       cost.tpCommSeconds = std::min(
-          addTensorParallel(unused, shape, cfg, true, training, tokens, e,
-                            link),
-          addTensorParallel(unused, shape, cfg, false, training, tokens, e,
-                            link));
+          addTensorParallel(unused, shape, cfg, true, training, false, tokens,
+                            e, link),
+          addTensorParallel(unused, shape, cfg, false, training, false,
+                            tokens, e, link));
     } else {
-      cost.tpCommSeconds = addTensorParallel(traffic, shape, cfg, cfg.sp,
-                                             training, tokens, e, link);
+      // With SP under a ring or all-gather CP the pipeline all-reduces the
+      // attention input's gradient (ColumnInput::attention).
+      bool attentionAllReduced = cfg.cp > 1 && u == 1;
+      cost.tpCommSeconds =
+          addTensorParallel(traffic, shape, cfg, cfg.sp, training,
+                            attentionAllReduced, tokens, e, link);
     }
   }
   if (bound) {

@@ -74,6 +74,10 @@ struct ColumnInput {
   /// An LM head's input (a column-parallel matmul no row-parallel one
   /// closes): vocab-parallel only when t divides this width; 0 otherwise.
   int64_t vocab = 0;
+  /// The Q, K, V projections read it: with SP and a ring or all-gather CP
+  /// its gradient is all-reduced, not reduce-scattered (after the CP
+  /// rewrite it no longer carries the sequence dim SP follows).
+  bool attention = false;
 };
 
 /// An embedding lookup (a generic reading a table parameter at the token
