@@ -28,6 +28,22 @@ std::optional<int64_t> mlir::seqpar::checkedBytes(Type type) {
   return bytes;
 }
 
+const char *mlir::seqpar::getCollectiveKindName(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::AllReduce:
+    return "all_reduce";
+  case CollectiveKind::AllGather:
+    return "all_gather";
+  case CollectiveKind::ReduceScatter:
+    return "reduce_scatter";
+  case CollectiveKind::AllToAll:
+    return "all_to_all";
+  case CollectiveKind::Shift:
+    return "send";
+  }
+  return "";
+}
+
 /// docs/semantics.md §5 for t > 1 ranks and a shift that moves data; the
 /// integer and the real-valued counts share it.
 template <typename T>

@@ -195,6 +195,7 @@ mlir::seqpar::analyzeSavedForBackward(func::FuncOp func, std::string &why) {
 
   SavedForBackward saved;
   saved.backwardStart = start;
+  saved.forward = forward;
   int64_t startAt = position.lookup(start);
   for (Operation *op : forward)
     saved.forwardOpsAfterStart += position.lookup(op) > startAt;

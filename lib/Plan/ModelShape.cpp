@@ -7,11 +7,14 @@
 // row-parallel pairs, Shoeybi et al. 2019, section 3): a weight matmul of a
 // value outside the region starts it, the next one ends it with a TP
 // all-reduce. Every other op inherits the region of its activation operands.
+// A training graph (docs/training-graphs.md) is read on its forward part;
+// what it keeps for the backward is read from the joint program itself.
 //
 //===----------------------------------------------------------------------===//
 
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/SavedForBackward.h"
 #include "seqpar/Analysis/SeqDimInference.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -35,15 +38,40 @@ namespace {
 enum Region { Outside = 0, Inside = 1 };
 
 struct ShapeReader {
-  ShapeReader(func::FuncOp func, ModelShape &shape)
-      : func(func), shape(shape), activations(findActivations(func)) {}
+  ShapeReader(func::FuncOp func, ModelShape &shape,
+              const SavedForBackward *training)
+      : func(func), shape(shape), activations(findActivations(func)),
+        training(training) {}
 
   LogicalResult readAttention();
   void classifyRegions();
   void findKVProjections();
   void countParamsAndFlops();
+  void readParameters();
   void scanLiveWidths();
   void countSavedActivations();
+  void countSavedForBackward();
+
+  /// Whether `op` (or the top-level op holding it) belongs to the forward:
+  /// every op of a forward graph, the loss's dependencies of a training
+  /// graph.
+  bool inForward(Operation *op) const {
+    if (!training)
+      return true;
+    Operation *top = func->getRegion(0).front().findAncestorOpInBlock(*op);
+    return top && training->forward.contains(top);
+  }
+  /// The table an embedding lookup reads: a generic over an activation (the
+  /// token ids) whose body extracts from a floating-point parameter; null
+  /// for other ops.
+  Value lookupTable(Operation *op) const;
+  /// A floating-point argument that is not an activation, or null.
+  BlockArgument parameterOf(Value value) const;
+  /// `op` reduces the output of column-parallel matmul `block` over its
+  /// features.
+  bool reducesVocab(Operation *op, int block) const;
+  /// The vocabulary of an LM head or embedding table among `dims`, or 0.
+  int64_t vocabularyIn(ArrayRef<int64_t> dims) const;
 
   /// The activation input of a plain contraction whose other input is a
   /// weight (not an activation); null otherwise.
@@ -58,6 +86,17 @@ struct ShapeReader {
   /// Outside-region values read by a column-parallel matmul (roots).
   llvm::DenseSet<Value> gathered;
   llvm::DenseSet<Operation *> kvProjections;
+  const SavedForBackward *training;
+  Type activationType; // the attention's element type
+  /// The column-parallel matmuls in program order, whether a row-parallel
+  /// one closes each one's region, and the one an inside value descends
+  /// from.
+  SmallVector<Operation *> columnMatmuls;
+  SmallVector<bool> closed;
+  llvm::DenseMap<Value, int> blockOf;
+  /// Outside-region values SP shards: computed after a row-parallel matmul
+  /// or an embedding lookup (their outputs are reduce-scattered).
+  llvm::DenseSet<Value> sequenceSharded;
 };
 
 } // namespace
@@ -78,10 +117,13 @@ Value ShapeReader::weightMatmulInput(Operation *op) const {
 
 double ShapeReader::perToken(Type type) const {
   auto ranked = dyn_cast<RankedTensorType>(type);
-  if (!ranked || !ranked.hasStaticShape() ||
-      !llvm::is_contained(ranked.getShape(), shape.seq))
-    return 0;
   int64_t tokens = shape.batch * shape.seq;
+  // The sequence dim, or the batch and sequence flattened into one (the
+  // [b*s, n] operands of exporters' linears).
+  if (!ranked || !ranked.hasStaticShape() ||
+      !(llvm::is_contained(ranked.getShape(), shape.seq) ||
+        llvm::is_contained(ranked.getShape(), tokens)))
+    return 0;
   int64_t elements = ranked.getNumElements();
   return elements % tokens == 0 ? double(elements / tokens) : 0;
 }
@@ -120,6 +162,7 @@ LogicalResult ShapeReader::readAttention() {
   shape.headDim = q.getDimSize(3);
   shape.kvHeads = k.getDimSize(1);
   shape.causal = first.getCausal();
+  activationType = q.getElementType();
   if (func.getNumArguments() == 0)
     return func.emitError() << "the graph has no input";
   // The dim attention reads as its tokens (the passes infer the same one);
@@ -142,26 +185,126 @@ LogicalResult ShapeReader::readAttention() {
   return success();
 }
 
+BlockArgument ShapeReader::parameterOf(Value value) const {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != &func->getRegion(0).front() ||
+      activations.contains(arg))
+    return {};
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  return type && isa<FloatType>(type.getElementType()) ? arg
+                                                       : BlockArgument();
+}
+
+Value ShapeReader::lookupTable(Operation *op) const {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || llvm::none_of(generic.getDpsInputs(), [&](Value input) {
+        return activations.contains(input);
+      }))
+    return {};
+  Value table;
+  generic.getRegion().walk([&](tensor::ExtractOp extract) {
+    if (parameterOf(storageRoot(extract.getTensor())))
+      table = storageRoot(extract.getTensor());
+  });
+  return table;
+}
+
+bool ShapeReader::reducesVocab(Operation *op, int block) const {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() == 0 ||
+      op->getNumResults() != 1)
+    return false;
+  double vocab = perToken(columnMatmuls[block]->getResult(0).getType());
+  // The head's region is open so far: a later row-parallel matmul would
+  // close it, but none reads a cross-entropy's statistics.
+  double width = perToken(op->getResult(0).getType());
+  return vocab > 0 && width < vocab &&
+         llvm::any_of(linalgOp.getDpsInputs(), [&](Value input) {
+           auto it = blockOf.find(input);
+           return it != blockOf.end() && it->second == block &&
+                  perToken(input.getType()) == vocab;
+         });
+}
+
 void ShapeReader::classifyRegions() {
   for (BlockArgument arg : func.getArguments())
     region[arg] = Outside;
   for (Operation &op : func.getBody().front()) {
+    if (!inForward(&op))
+      continue;
     Region result = Outside;
+    int block = -1;
+    bool sharded = false;
     if (Value input = weightMatmulInput(&op)) {
       Region in = region.lookup(input);
       result = in == Inside ? Outside : Inside;
-      if (in == Inside)
+      if (in == Inside) {
         shape.rowParallelWidths.push_back(
             int64_t(perToken(op.getResult(0).getType())));
-      else
+        if (auto it = blockOf.find(input); it != blockOf.end() && it->second >= 0)
+          closed[it->second] = true;
+        sharded = true; // reduce-scattered under SP
+      } else {
         gathered.insert(storageRoot(input));
+        block = columnMatmuls.size();
+        columnMatmuls.push_back(&op);
+        closed.push_back(false);
+      }
     } else {
-      for (Value operand : op.getOperands())
-        if (activations.contains(operand) && region.lookup(operand) == Inside)
+      if (Value table = lookupTable(&op)) {
+        sharded = true; // reduce-scattered under SP
+        shape.lookups.push_back(
+            Lookup{int64_t(perToken(op.getResult(0).getType())),
+                   cast<RankedTensorType>(table.getType()).getDimSize(0)});
+      }
+      for (Value operand : op.getOperands()) {
+        if (!activations.contains(operand))
+          continue;
+        if (region.lookup(operand) == Inside) {
           result = Inside;
+          if (auto it = blockOf.find(operand); it != blockOf.end())
+            block = it->second;
+        }
+        sharded |= sequenceSharded.contains(operand);
+      }
+      // A reduction over an LM head's split vocabulary (the cross-entropy's
+      // row max and sum) is all-reduced: whole on every TP rank, over all
+      // the tokens the head read.
+      if (result == Inside && block >= 0 && reducesVocab(&op, block)) {
+        result = Outside;
+        sharded = false;
+      }
     }
-    for (Value value : op.getResults())
+    for (Value value : op.getResults()) {
       region[value] = result;
+      if (result == Inside)
+        blockOf[value] = block;
+      else if (sharded)
+        sequenceSharded.insert(value);
+    }
+  }
+  // The blocks whose values an attention reads as Q, K or V.
+  llvm::DenseSet<int> attentionBlocks;
+  func.walk([&](AttentionOp op) {
+    for (Value operand : {op.getQuery(), op.getKey(), op.getValue()})
+      if (auto it = blockOf.find(operand); it != blockOf.end())
+        attentionBlocks.insert(it->second);
+  });
+  // One column input per distinct value the column-parallel matmuls read.
+  llvm::DenseMap<Value, size_t> inputOf;
+  for (auto [index, op] : llvm::enumerate(columnMatmuls)) {
+    Value root = storageRoot(weightMatmulInput(op));
+    auto [it, inserted] = inputOf.try_emplace(root, shape.columnInputs.size());
+    if (inserted) {
+      ColumnInput input;
+      input.width = int64_t(perToken(root.getType()));
+      input.sequenceSharded = sequenceSharded.contains(root);
+      if (!closed[index])
+        input.vocab = int64_t(perToken(op->getResult(0).getType()));
+      shape.columnInputs.push_back(input);
+    }
+    shape.columnInputs[it->second].attention |=
+        attentionBlocks.contains(int(index));
   }
 }
 
@@ -204,6 +347,8 @@ void ShapeReader::countParamsAndFlops() {
   double tokens = double(shape.batch * shape.seq);
   llvm::DenseSet<Value> matrices, kvMatrices;
   func.walk([&](Operation *op) {
+    if (isa<func::FuncOp>(op) || !inForward(op))
+      return;
     Value input = weightMatmulInput(op);
     if (input) {
       auto linalgOp = cast<linalg::LinalgOp>(op);
@@ -240,8 +385,70 @@ void ShapeReader::countParamsAndFlops() {
   for (Value weight : kvMatrices)
     shape.kvParams += elements(weight);
   for (BlockArgument arg : func.getArguments())
-    if (!activations.contains(arg) && !matrices.contains(arg))
+    if (parameterOf(arg) && !matrices.contains(arg))
       shape.vectorParams += elements(arg);
+}
+
+void ShapeReader::readParameters() {
+  Block &body = func.getBody().front();
+  llvm::DenseMap<Value, size_t> index;
+  for (BlockArgument arg : func.getArguments()) {
+    if (!parameterOf(arg))
+      continue;
+    index[arg] = shape.parameters.size();
+    Parameter parameter;
+    parameter.elements = cast<RankedTensorType>(arg.getType()).getNumElements();
+    shape.parameters.push_back(parameter);
+  }
+  auto vocabOf = [&](int block) -> int64_t {
+    if (block < 0 || closed[block])
+      return 0;
+    return int64_t(perToken(columnMatmuls[block]->getResult(0).getType()));
+  };
+  // The strongest split a use implies: a matmul's weight over a lookup's
+  // table over a bias inside a region.
+  auto classify = [&](Parameter &parameter, Operation *op, Value root) {
+    ParameterSplit split = ParameterSplit::Never;
+    int64_t rows = 0;
+    if (Value input = weightMatmulInput(op); input && storageRoot(input) != root) {
+      int block = llvm::find(columnMatmuls, op) - columnMatmuls.begin();
+      if (block < int(columnMatmuls.size()) && !closed[block]) {
+        split = ParameterSplit::Rows;
+        rows = vocabOf(block);
+      } else {
+        split = kvProjections.contains(op) ? ParameterSplit::KVHeads
+                                           : ParameterSplit::Always;
+      }
+    } else if (lookupTable(op) == root) {
+      split = ParameterSplit::Rows;
+      rows = cast<RankedTensorType>(root.getType()).getDimSize(0);
+    } else if (op->getNumResults() &&
+               region.lookup(op->getResult(0)) == Inside) {
+      auto it = blockOf.find(op->getResult(0));
+      int block = it == blockOf.end() ? -1 : it->second;
+      split = vocabOf(block) ? ParameterSplit::Rows : ParameterSplit::Always;
+      rows = vocabOf(block);
+    }
+    if (split < parameter.split) {
+      parameter.split = split;
+      parameter.rows = rows;
+    }
+  };
+  for (Operation &op : body) {
+    if (!inForward(&op) || getViewSource(&op))
+      continue;
+    llvm::DenseSet<Value> read;
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Value root = storageRoot(operand); index.contains(root))
+          read.insert(root);
+    });
+    for (Value root : read) {
+      Parameter &parameter = shape.parameters[index.lookup(root)];
+      ++parameter.forwardUses;
+      classify(parameter, &op, root);
+    }
+  }
 }
 
 void ShapeReader::scanLiveWidths() {
@@ -251,7 +458,8 @@ void ShapeReader::scanLiveWidths() {
   llvm::DenseMap<Operation *, int64_t> index;
   int64_t n = 0;
   for (Operation &op : body)
-    index[&op] = n++;
+    if (inForward(&op))
+      index[&op] = n++;
   struct Interval {
     int64_t begin, end;
     double width;
@@ -275,6 +483,8 @@ void ShapeReader::scanLiveWidths() {
       it->second.end = std::max(it->second.end, at);
   };
   for (Operation &op : body) {
+    if (!inForward(&op))
+      continue;
     int64_t at = index[&op];
     op.walk([&](Operation *nested) {
       for (Value operand : nested->getOperands())
@@ -335,6 +545,55 @@ void ShapeReader::countSavedActivations() {
   }
 }
 
+int64_t ShapeReader::vocabularyIn(ArrayRef<int64_t> dims) const {
+  for (const ColumnInput &input : shape.columnInputs)
+    if (input.vocab > 0 && llvm::is_contained(dims, input.vocab))
+      return input.vocab;
+  for (const Lookup &lookup : shape.lookups)
+    if (llvm::is_contained(dims, lookup.rows))
+      return lookup.rows;
+  return 0;
+}
+
+void ShapeReader::countSavedForBackward() {
+  double tokens = double(shape.batch * shape.seq);
+  // Tensors of the activations' element type scale with --element-bytes;
+  // the others (i1 masks, integer ids, an f32 tensor of a bf16 graph) are
+  // counted as stored.
+  for (const SavedForBackwardTensor &saved : training->tensors) {
+    double width = perToken(saved.value.getType());
+    if (width == 0) {
+      // An iota over the vocabulary (the one-hot of an embedding gradient)
+      // is split with the vocab-parallel head. One over the sequence at its
+      // dim (position ids, [1, s]) is not, even when s equals the vocabulary
+      // (BERT's 8 labels at s = 8).
+      auto dims = cast<RankedTensorType>(saved.value.getType()).getShape();
+      bool overSequence = int64_t(dims.size()) > shape.seqDim &&
+                          dims[shape.seqDim] == shape.seq;
+      int64_t vocab = overSequence ? 0 : vocabularyIn(dims);
+      if (vocab) {
+        shape.savedVocabBytes += saved.bytes;
+        shape.savedVocab = vocab;
+      } else {
+        shape.savedUntokenedBytes += saved.bytes;
+      }
+      continue;
+    }
+    bool scaled = saved.elementType == activationType;
+    double amount = scaled ? width : double(saved.bytes) / tokens;
+    double *elements = &shape.savedLeadingElements,
+           *fixed = &shape.savedLeadingFixedBytes;
+    if (region.lookup(saved.value) == Inside) {
+      elements = &shape.savedTensorParallelElements;
+      fixed = &shape.savedTensorParallelFixedBytes;
+    } else if (sequenceSharded.contains(saved.value)) {
+      elements = &shape.savedReplicatedElements;
+      fixed = &shape.savedReplicatedFixedBytes;
+    }
+    *(scaled ? elements : fixed) += amount;
+  }
+}
+
 FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
                                                    StringRef entry) {
   for (auto func : module.getOps<func::FuncOp>())
@@ -348,7 +607,11 @@ FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
   PassManager pm(module->getContext());
   buildFrontendNormalizationPipeline(pm);
   pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(createRaiseAttention());
+  // As seqpar-pipeline raises it: a training graph's attention backward
+  // too, so its P is not saved.
+  RaiseAttentionOptions raise;
+  raise.backward = true;
+  pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (failed(pm.run(*clone)))
@@ -371,13 +634,34 @@ FailureOr<ModelShape> mlir::seqpar::readModelShape(ModuleOp module,
     return failure();
   ModelShape shape;
   shape.entry = func.getSymName().str();
-  ShapeReader reader(func, shape);
+  // A training graph: a one-element float result #0 (the loss) and
+  // gradients (docs/training-graphs.md, "What is saved for backward").
+  std::optional<SavedForBackward> training;
+  std::string why;
+  FailureOr<SavedForBackward> joint = analyzeSavedForBackward(func, why);
+  if (succeeded(joint)) {
+    training = std::move(*joint);
+  } else if (func.getNumResults() > 1) {
+    auto loss = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
+    if (loss && loss.hasStaticShape() && loss.getNumElements() == 1 &&
+        isa<FloatType>(loss.getElementType()))
+      return func.emitError()
+             << "this looks like a training graph (a loss and gradients) "
+                "but its backward cannot be found: "
+             << why << " (docs/training-graphs.md)";
+  }
+  shape.trainingGraph = training.has_value();
+  ShapeReader reader(func, shape, training ? &*training : nullptr);
   if (failed(reader.readAttention()))
     return failure();
   reader.classifyRegions();
   reader.findKVProjections();
   reader.countParamsAndFlops();
+  reader.readParameters();
   reader.scanLiveWidths();
-  reader.countSavedActivations();
+  if (training)
+    reader.countSavedForBackward();
+  else
+    reader.countSavedActivations();
   return shape;
 }

@@ -53,6 +53,8 @@ std::string PlanConfig::str() const {
       text += llvm::formatv("(u={0})", ulysses).str();
     if (strategy != "ulysses")
       text += zigzag ? " zigzag" : " contiguous";
+    if (keepKV && (strategy == "ring" || strategy == "hybrid"))
+      text += " keep-kv";
   }
   return text;
 }
@@ -73,6 +75,8 @@ std::string PlanConfig::pipelineOptions(const ModelShape &shape) const {
     if (strategy == "hybrid")
       text += llvm::formatv(" cp-ulysses={0}", ulysses).str();
     text += zigzag ? " load-balance=zigzag" : " load-balance=none";
+    if (keepKV && (strategy == "ring" || strategy == "hybrid"))
+      text += " cp-keep-kv=true";
     if (shape.seq % (zigzag ? 2 * cp : cp) != 0)
       text += " cp-pad=true";
   }
@@ -129,6 +133,13 @@ std::string mlir::seqpar::configInvalidReason(const ModelShape &shape,
                          t, shape.kvHeads);
   if (c > shape.seq)
     return llvm::formatv("c={0} exceeds the {1} tokens", c, shape.seq);
+  // seqpar's TP planner leaves a training graph's attention replicated
+  // when t splits K/V heads across ranks (docs/training-graphs.md, "What
+  // the passes do with training graphs").
+  if (shape.trainingGraph && shape.kvHeads % t != 0)
+    return llvm::formatv("t={0} does not divide the {1} KV heads of a "
+                         "training graph",
+                         t, shape.kvHeads);
   int64_t ulysses = config.strategy == "ulysses"  ? c
                     : config.strategy == "hybrid" ? config.ulysses
                                                   : 1;
@@ -173,6 +184,147 @@ static double attentionShare(const ModelShape &shape, const PlanConfig &cfg) {
   return (ring - 0.5) / (double(ring) * ring) / (c / ring);
 }
 
+namespace {
+
+/// The collectives of one layout: calls and bytes sent per rank by kind
+/// and grid axes (getBytesSent's convention, docs/semantics.md §5).
+struct Traffic {
+  std::vector<CollectiveVolume> volumes;
+  double bytes = 0;
+
+  /// `calls` calls of `kind` over `group` ranks of `axes`, each of N = `n`
+  /// bytes as the runtime's counters take it (ByteCounts.h).
+  void add(CollectiveKind kind, StringRef axes, double calls, double n,
+           double group) {
+    if (calls <= 0 || group <= 1)
+      return;
+    double sent = calls * estimateBytesSent(kind, n, group);
+    auto it = llvm::find_if(volumes, [&](const CollectiveVolume &v) {
+      return v.kind == kind && v.axes == axes;
+    });
+    if (it == volumes.end()) {
+      volumes.push_back(CollectiveVolume{kind, axes.str(), 0, 0});
+      it = std::prev(volumes.end());
+    }
+    it->calls += calls;
+    it->bytes += sent;
+    bytes += sent;
+  }
+};
+
+} // namespace
+
+/// Seconds of one collective of N = `n` bytes over `group` ranks on `link`
+/// with ring algorithms (Hockney's alpha-beta model; docs/semantics.md §5):
+/// an all-reduce is a reduce-scatter and an all-gather, 2(g-1) steps of
+/// n/g bytes; all-gather, reduce-scatter and all-to-all g-1 such steps; a
+/// shift one message of n bytes.
+static double callSeconds(CollectiveKind kind, double n, double group,
+                          Link link) {
+  if (group <= 1)
+    return 0;
+  switch (kind) {
+  case CollectiveKind::AllReduce:
+    return 2 * (group - 1) * (link.alpha + n / group / link.beta);
+  case CollectiveKind::AllGather:
+  case CollectiveKind::ReduceScatter:
+  case CollectiveKind::AllToAll:
+    return (group - 1) * (link.alpha + n / group / link.beta);
+  case CollectiveKind::Shift:
+    return link.alpha + n / link.beta;
+  }
+  return 0;
+}
+
+/// Whether a parameter of `shape` is split over t TP ranks.
+static bool parameterSplit(const ModelShape &shape, const Parameter &p,
+                           int64_t t) {
+  switch (p.split) {
+  case ParameterSplit::Always:
+    return true;
+  case ParameterSplit::KVHeads:
+    return shape.kvHeads % t == 0;
+  case ParameterSplit::Rows:
+    return p.rows > 0 && p.rows % t == 0;
+  case ParameterSplit::Never:
+    return false;
+  }
+  return false;
+}
+
+/// The TP axis's collectives of one layout with SP on or off; their
+/// seconds, all exposed. `tokens` = b s_l.
+///  - Prefill: one all-reduce per row-parallel matmul of N = b s_l w e (w
+///    its output width), or with SP its reduce-scatter and an all-gather of
+///    the same N (docs/semantics.md §5: the same bytes).
+///  - Training (docs/training-graphs.md, "What the passes do"): without SP
+///    an all-reduce per row-parallel matmul (forward) and per distinct
+///    column-parallel input (backward, its input gradient; the projections
+///    that read one value send one, seqpar-combine-all-reduces), and per
+///    vocab-parallel embedding lookup (forward). Megatron SP (Korthikanti
+///    et al. 2022, section 4.2.2): a row-parallel matmul is reduce-scattered
+///    in forward and its output gradient all-gathered in backward; a column
+///    input is all-gathered in forward and again in backward (saved sharded,
+///    the pipelines' default) when SP has sharded it, and its gradient
+///    reduce-scattered (all-reduced for the attention's input with
+///    `attentionAllReduced`); a lookup reduce-scattered, its gradient gathered;
+///    and every replicated parameter's gradient, summed over this rank's
+///    tokens, all-reduced once per forward use (docs/semantics.md §10).
+static double addTensorParallel(Traffic &traffic, const ModelShape &shape,
+                                const PlanConfig &cfg, bool sp, bool training,
+                                bool attentionAllReduced, double tokens,
+                                double e, Link link) {
+  double t = cfg.tp;
+  if (cfg.tp <= 1)
+    return 0;
+  double seconds = 0;
+  auto add = [&](CollectiveKind kind, double width, double calls = 1) {
+    double n = tokens * width * e;
+    traffic.add(kind, "[0]", calls, n, t);
+    seconds += calls * callSeconds(kind, n, t, link);
+  };
+  using K = CollectiveKind;
+  if (!training) {
+    for (int64_t width : shape.rowParallelWidths) {
+      if (sp) {
+        add(K::ReduceScatter, width);
+        add(K::AllGather, width);
+      } else {
+        add(K::AllReduce, width);
+      }
+    }
+    return seconds;
+  }
+  for (int64_t width : shape.rowParallelWidths) {
+    add(sp ? K::ReduceScatter : K::AllReduce, width);
+    if (sp)
+      add(K::AllGather, width);
+  }
+  for (const ColumnInput &input : shape.columnInputs) {
+    if (input.vocab > 0 && input.vocab % cfg.tp != 0)
+      continue; // an LM head left replicated
+    bool scattered = sp && !(input.attention && attentionAllReduced);
+    add(scattered ? K::ReduceScatter : K::AllReduce, input.width);
+    if (sp && input.sequenceSharded)
+      add(K::AllGather, input.width, 2);
+  }
+  for (const Lookup &lookup : shape.lookups) {
+    if (lookup.rows % cfg.tp != 0)
+      continue;
+    add(sp ? K::ReduceScatter : K::AllReduce, lookup.width);
+    if (sp)
+      add(K::AllGather, lookup.width);
+  }
+  if (sp)
+    for (const Parameter &p : shape.parameters)
+      if (!parameterSplit(shape, p, cfg.tp)) {
+        double n = p.elements * e;
+        traffic.add(K::AllReduce, "[0]", p.forwardUses, n, t);
+        seconds += p.forwardUses * callSeconds(K::AllReduce, n, t, link);
+      }
+  return seconds;
+}
+
 /// The cost of `cfg`, or with `bound` a lower bound for every layout with
 /// its t and c: s unpadded, SP, balanced attention, no CP communication,
 /// no activations (only what every member holds).
@@ -190,6 +342,17 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
   double kvHeads = localKVHeads(shape, cfg.tp), heads = shape.heads / t;
   double spShare = cfg.sp || bound ? 1.0 / t : 1.0;
   PlanCost cost;
+  int64_t u = cfg.strategy == "ulysses"  ? cfg.cp
+              : cfg.strategy == "hybrid" ? cfg.ulysses
+                                         : 1;
+  double ring = c / u;
+  bool keepKV = cfg.keepKV && ring > 1;
+  // One K or V block of this rank (a hybrid ring moves u s_l tokens of
+  // a_kv'/u heads: the same count), at e bytes and in f32 (the backward's
+  // dK, dV accumulators, docs/context-parallelism.md).
+  double kvBlock = tokens * kvHeads * d * e;
+  double kvBlockF32 = tokens * kvHeads * d * 4;
+  double kvChunk = 2 * kvBlock; // K and V of this rank
 
   // Memory.
   double params = (shape.matrixParams - shape.kvParams) / t +
@@ -202,20 +365,35 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
         tokens *
         ((shape.savedReplicatedElements * e + shape.savedReplicatedFixedBytes) *
              spShare +
+         (shape.savedLeadingElements * e + shape.savedLeadingFixedBytes) +
          (shape.savedTensorParallelElements * e +
           shape.savedTensorParallelFixedBytes) /
-             t);
+             t) +
+        shape.savedUntokenedBytes +
+        shape.savedVocabBytes /
+            (shape.savedVocab > 0 && shape.savedVocab % cfg.tp == 0 ? t : 1);
+  if (training && cfg.cp > 1) {
+    // Per attention, beyond the single-device program's saved tensors
+    // (docs/context-parallelism.md, "Training: the attention backward"):
+    // the rows' two-part f32 LSE, which a training graph's own backward
+    // recomputes (the save rules count it already); Ulysses' head-sharded
+    // output beside the token-sharded one the output projection reads;
+    // with keep-kv the r-1 K/V blocks received in forward.
+    double perLayer = 0;
+    if (shape.trainingGraph)
+      perLayer += 2 * tokens * heads * 4;
+    if (u > 1)
+      perLayer += tokens * heads * d * e;
+    if (keepKV)
+      perLayer += (ring - 1) * kvChunk;
+    cost.savedBytes += layers * perLayer;
+  }
   double liveWidth = 0;
   for (const LiveWidths &w : shape.liveFrontier)
     liveWidth = std::max(liveWidth, w.replicated * spShare +
                                         w.gathered * (cfg.sp ? 1 + 1 / t : 1) +
                                         w.tensorParallel / t);
-  double kvChunk = 2 * tokens * kvHeads * d * e; // K and V of this rank
   double workspace = 0;
-  int64_t u = cfg.strategy == "ulysses"  ? cfg.cp
-              : cfg.strategy == "hybrid" ? cfg.ulysses
-                                         : 1;
-  double ring = c / u;
   if (cfg.strategy == "all-gather")
     workspace = kvChunk * c;
   if (u > 1) // the all-to-all outputs: Q, K, V, and O before it goes back
@@ -246,66 +424,99 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
   cost.computeSeconds = passes * ((matmul + attention) / hw.matmulFlops +
                                   vector / hw.vectorFlops);
 
-  // TP: one all-reduce per row-parallel matmul, or its reduce-scatter +
-  // all-gather with SP: the same bytes (docs/semantics.md §5). Backward mirrors
-  // them.
+  // TP on grid axis 0 (addTensorParallel). The bound takes the cheaper of
+  // SP on and off: with training's re-gathers SP sends more.
   int64_t devices = request.devices;
+  Traffic traffic;
   if (cfg.tp > 1) {
     Link link = axisLink(hw, devices, cfg.cp, cfg.tp);
-    for (int64_t width : shape.rowParallelWidths) {
-      double full = tokens * width * e;
-      cost.tpCommSeconds += (training ? 2 : 1) * 2 * (t - 1) *
-                            (link.alpha + full / t / link.beta);
-      cost.bytesSent += (training ? 2 : 1) *
-                        estimateBytesSent(CollectiveKind::AllReduce, full, t);
+    if (bound) {
+      Traffic unused;
+      cost.tpCommSeconds = std::min(
+          addTensorParallel(unused, shape, cfg, true, training, false, tokens,
+                            e, link),
+          addTensorParallel(unused, shape, cfg, false, training, false,
+                            tokens, e, link));
+    } else {
+      // With SP under a ring or all-gather CP the pipeline all-reduces the
+      // attention input's gradient (ColumnInput::attention).
+      bool attentionAllReduced = cfg.cp > 1 && u == 1;
+      cost.tpCommSeconds =
+          addTensorParallel(traffic, shape, cfg, cfg.sp, training,
+                            attentionAllReduced, tokens, e, link);
     }
   }
-
-  // CP, per layer: Ulysses' four all-to-alls (Q, K, V out, O back) on the
-  // innermost axis, then the ring's c/u - 1 K/V shifts, each hidden behind
-  // one step of attention compute; all-gather-KV is not overlapped. The
-  // backward repeats the all-to-alls and the all-gather (as a
-  // reduce-scatter of dK, dV); its ring sends K/V and dK/dV behind twice
-  // the compute.
   if (bound) {
     cost.savedBytes = cost.transientBytes = 0;
     return cost;
   }
+
+  // CP, per layer, on grid axis 1 (hybrid: the ring on axis 1, Ulysses on
+  // axis 2). Ulysses' four all-to-alls (Q, K, V out, O back); the ring's
+  // r - 1 K/V shifts, each hidden behind one step of attention compute;
+  // all-gather-KV, not overlapped. Training adds the backward
+  // (docs/context-parallelism.md, "Training: the attention backward"):
+  // Ulysses' conjugate all-to-alls (dO out, dQ, dK, dV back); the ring's
+  // r - 1 K/V blocks again (none with keep-kv) and r f32 dK/dV blocks on
+  // their way home, each step's transfers behind its block backward (2.5
+  // times the forward's contractions, AttentionFlops.h) but for the last
+  // dK/dV hop; all-gather-KV's gather again and an f32 reduce-scatter of
+  // dK and dV. Then every parameter gradient, summed over this rank's
+  // tokens, is all-reduced over all CP axes once per forward use
+  // (docs/context-parallelism.md, "Reductions over the sequence").
   if (cfg.cp > 1) {
-    double mirrored = training ? 2 : 1;
-    double seconds = 0, bytes = 0;
+    using K = CollectiveKind;
+    bool hybrid = cfg.strategy == "hybrid";
+    StringRef ringAxes = "[1]", ulyssesAxes = hybrid ? "[2]" : "[1]",
+              cpAxes = hybrid ? "[1,2]" : "[1]";
+    double seconds = 0;
+    auto add = [&](K kind, StringRef axes, double calls, double n,
+                   double group, Link link) {
+      traffic.add(kind, axes, calls * layers, n, group);
+      seconds += calls * callSeconds(kind, n, group, link);
+    };
     if (u > 1) {
       Link link = axisLink(hw, devices, 1, u);
-      double local = tokens * (2 * heads + 2 * kvHeads) * d * e;
-      double sent = estimateBytesSent(CollectiveKind::AllToAll, local, u);
-      seconds += mirrored * (4 * (u - 1) * link.alpha + sent / link.beta);
-      bytes += mirrored * sent;
+      double q = tokens * heads * d * e, kv = tokens * kvHeads * d * e;
+      for (double n : {q, kv, kv, q})
+        add(K::AllToAll, ulyssesAxes, training ? 2 : 1, n, u, link);
     }
     if (cfg.strategy == "all-gather") {
       Link link = axisLink(hw, devices, 1, cfg.cp);
-      double sent =
-          estimateBytesSent(CollectiveKind::AllGather, kvChunk * c, c);
-      seconds += mirrored * (2 * (c - 1) * link.alpha + sent / link.beta);
-      bytes += mirrored * sent;
+      add(K::AllGather, cpAxes, training ? 4 : 2, c * kvBlock, c, link);
+      if (training)
+        add(K::ReduceScatter, cpAxes, 2, c * kvBlockF32, c, link);
     } else if (ring > 1) {
       Link link = axisLink(hw, devices, u, int64_t(ring));
       double stepCompute = attention / hw.matmulFlops / layers / ring;
       auto exposed = [&](double chunk, double compute) {
-        return (ring - 1) *
-               std::max(0.0, link.alpha + chunk / link.beta - compute);
+        return std::max(0.0, link.alpha + chunk / link.beta - compute);
       };
-      seconds += exposed(kvChunk, stepCompute);
-      bytes +=
-          (ring - 1) * estimateBytesSent(CollectiveKind::Shift, kvChunk, ring);
+      traffic.add(K::Shift, ringAxes, 2 * (ring - 1) * layers, kvBlock, ring);
+      seconds += (ring - 1) * exposed(kvChunk, stepCompute);
       if (training) {
-        seconds += exposed(2 * kvChunk, 2 * stepCompute);
-        bytes += (ring - 1) *
-                 estimateBytesSent(CollectiveKind::Shift, 2 * kvChunk, ring);
+        double kvAgain = keepKV ? 0 : 2 * (ring - 1);
+        traffic.add(K::Shift, ringAxes, kvAgain * layers, kvBlock, ring);
+        traffic.add(K::Shift, ringAxes, 2 * ring * layers, kvBlockF32, ring);
+        seconds +=
+            (ring - 1) * exposed((keepKV ? 0 : kvChunk) + 2 * kvBlockF32,
+                                 2.5 * stepCompute) +
+            link.alpha + 2 * kvBlockF32 / link.beta;
       }
     }
     cost.cpCommSeconds = seconds * layers;
-    cost.bytesSent += bytes * layers;
+    if (training) {
+      Link link = axisLink(hw, devices, 1, cfg.cp);
+      for (const Parameter &p : shape.parameters) {
+        double n = p.elements / (parameterSplit(shape, p, cfg.tp) ? t : 1) * e;
+        traffic.add(K::AllReduce, cpAxes, p.forwardUses, n, c);
+        cost.cpCommSeconds +=
+            p.forwardUses * callSeconds(K::AllReduce, n, c, link);
+      }
+    }
   }
+  cost.bytesSent = traffic.bytes;
+  cost.collectives = std::move(traffic.volumes);
   return cost;
 }
 

@@ -18,7 +18,8 @@ using namespace mlir;
 using namespace mlir::seqpar;
 
 std::vector<PlanConfig> mlir::seqpar::enumerateConfigs(const ModelShape &shape,
-                                                       int64_t devices) {
+                                                       int64_t devices,
+                                                       bool keepKV) {
   std::vector<PlanConfig> configs;
   for (int64_t tp = 1; tp <= devices; ++tp) {
     if (devices % tp != 0)
@@ -54,6 +55,8 @@ std::vector<PlanConfig> mlir::seqpar::enumerateConfigs(const ModelShape &shape,
             config.strategy = strategy;
             config.ulysses = u;
             config.zigzag = zigzag;
+            config.keepKV =
+                keepKV && (strategy == "ring" || strategy == "hybrid");
             add(config);
           }
       }
@@ -82,7 +85,8 @@ struct Family {
 PlanResult mlir::seqpar::searchPlans(const ModelShape &shape,
                                      const PlanRequest &request, size_t keep,
                                      bool exhaustive) {
-  std::vector<PlanConfig> configs = enumerateConfigs(shape, request.devices);
+  std::vector<PlanConfig> configs =
+      enumerateConfigs(shape, request.devices, request.keepKV);
   PlanResult result;
   result.total = configs.size();
 
@@ -142,6 +146,14 @@ llvm::json::Value mlir::seqpar::planToJSON(const RankedPlan &plan,
                                            const ModelShape &shape) {
   const PlanConfig &c = plan.config;
   const PlanCost &k = plan.cost;
+  llvm::json::Array collectives;
+  for (const CollectiveVolume &v : k.collectives)
+    collectives.push_back(llvm::json::Object{
+        {"kind", getCollectiveKindName(v.kind)},
+        {"axes", v.axes},
+        {"calls", v.calls},
+        {"bytes_sent", v.bytes},
+    });
   return llvm::json::Object{
       {"tp", c.tp},
       {"sp", c.sp},
@@ -160,5 +172,7 @@ llvm::json::Value mlir::seqpar::planToJSON(const RankedPlan &plan,
       {"saved_activation_bytes", k.savedBytes},
       {"transient_bytes", k.transientBytes},
       {"bytes_sent", k.bytesSent},
+      {"keep_kv", c.keepKV},
+      {"collectives", std::move(collectives)},
   };
 }

@@ -64,9 +64,6 @@ bool describe(Operation *op, CollectiveKind &kind, FlatSymbolRefAttr &grid,
   return false;
 }
 
-constexpr const char *kKindNames[] = {"all_reduce", "all_gather",
-                                      "reduce_scatter", "all_to_all", "send"};
-
 /// Iterations of the scf.for loops around `op` (static bounds), or 1;
 /// nullopt when the count does not fit in int64.
 std::optional<int64_t> tripCountAround(Operation *op) {
@@ -124,7 +121,7 @@ std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
       SymbolTable::lookupNearestSymbolFrom(op, gridName));
   int64_t t = grid ? getGroupSize(grid, axes) : -1;
   CollectiveCost cost;
-  cost.kind = kKindNames[static_cast<int>(kind)];
+  cost.kind = getCollectiveKindName(kind);
   std::string text = "[";
   for (auto [i, axis] : llvm::enumerate(axes))
     text += (i ? "," : "") + std::to_string(axis);

@@ -72,6 +72,11 @@ static cl::opt<bool> exhaustive("exhaustive",
                                 cl::desc("Evaluate every layout (no "
                                          "branch-and-bound pruning)"),
                                 cl::init(false), cl::cat(planCategory));
+static cl::opt<bool> keepKV(
+    "keep-kv",
+    cl::desc("Training: ring and hybrid layouts keep the forward's K/V "
+             "blocks for the backward (seqpar-pipeline cp-keep-kv=true)"),
+    cl::init(false), cl::cat(planCategory));
 static cl::opt<bool> json("json", cl::desc("Print JSON"), cl::init(false),
                           cl::cat(planCategory));
 
@@ -157,6 +162,7 @@ int main(int argc, char **argv) {
   request.hardware = *preset;
   request.workload = workload;
   request.elementBytes = elementBytes;
+  request.keepKV = keepKV;
   request.memoryBudgetBytes =
       memoryGiB.getNumOccurrences() ? budgetBytes : preset->memoryBytes;
   std::string outOfRange = figureOutOfRange(shape, request);

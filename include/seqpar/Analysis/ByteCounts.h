@@ -40,6 +40,10 @@ enum class CollectiveKind {
   Shift
 };
 
+/// The name seqpar-report and seqpar-run's counters give `kind`:
+/// "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "send".
+const char *getCollectiveKindName(CollectiveKind kind);
+
 /// Bytes one rank sends for a collective over `groupSize` (t) ranks, with
 /// `bytes` = N as the runtime's counters take it: all-reduce 2N(t-1)/t,
 /// all-gather and reduce-scatter N(t-1)/t with N the full (gathered /

@@ -14,6 +14,7 @@
 #define SEQPAR_ANALYSIS_SAVEDFORBACKWARD_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <cstdint>
 #include <string>
@@ -45,6 +46,8 @@ struct SavedForBackwardTensor {
 struct SavedForBackward {
   /// The first top-level op of the backward part.
   Operation *backwardStart = nullptr;
+  /// The forward part: the top-level ops the loss depends on.
+  llvm::DenseSet<Operation *> forward;
   /// Forward ops (the loss's dependencies) placed after `backwardStart`
   /// (an exporter that interleaves the two parts); their inputs count as
   /// live there.

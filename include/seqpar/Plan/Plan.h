@@ -13,6 +13,8 @@
 #ifndef SEQPAR_PLAN_PLAN_H
 #define SEQPAR_PLAN_PLAN_H
 
+#include "seqpar/Analysis/ByteCounts.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
 
@@ -33,6 +35,57 @@ struct LiveWidths {
   double gathered = 0;
   /// Inside the TP region (heads, MLP width): 1/t on every rank.
   double tensorParallel = 0;
+};
+
+/// How seqpar's TP planner splits a parameter, and with it its gradient.
+enum class ParameterSplit {
+  /// A planned block's weight, or a bias inside its TP region: 1/t.
+  Always,
+  /// A K/V projection's weight: 1/t when t divides a_kv, else whole.
+  KVHeads,
+  /// An embedding table or an LM head (vocab-parallel): 1/t when t divides
+  /// `rows` (the vocabulary), else whole.
+  Rows,
+  /// Norm gains and biases, row-parallel biases, position tables: whole.
+  Never,
+};
+
+/// One floating-point parameter (an argument that is not an activation).
+struct Parameter {
+  int64_t elements = 0;
+  /// Forward ops that read it (through views). In a training graph each
+  /// such use gives a gradient summed over the tokens, which CP (and, for a
+  /// replicated parameter, SP) all-reduces once
+  /// (docs/context-parallelism.md, "Reductions over the sequence").
+  int64_t forwardUses = 0;
+  ParameterSplit split = ParameterSplit::Never;
+  int64_t rows = 0; // ParameterSplit::Rows: the vocabulary
+};
+
+/// One distinct input of column-parallel matmuls (the projections that read
+/// one norm output share it): gathered before them under SP, its gradient
+/// all-reduced (reduce-scattered under SP) in backward.
+struct ColumnInput {
+  int64_t width = 0; // elements per token
+  /// Sequence-sharded under SP: false while a value is computed from the
+  /// replicated arguments only (the first layer's norm of an input that is
+  /// an argument), before any row-parallel matmul or embedding lookup.
+  bool sequenceSharded = true;
+  /// An LM head's input (a column-parallel matmul no row-parallel one
+  /// closes): vocab-parallel only when t divides this width; 0 otherwise.
+  int64_t vocab = 0;
+  /// The Q, K, V projections read it: with SP and a ring or all-gather CP
+  /// its gradient is all-reduced, not reduce-scattered (after the CP
+  /// rewrite it no longer carries the sequence dim SP follows).
+  bool attention = false;
+};
+
+/// An embedding lookup (a generic reading a table parameter at the token
+/// ids): vocab-parallel when t divides the table's rows, its output then
+/// all-reduced (reduce-scattered under SP).
+struct Lookup {
+  int64_t width = 0; // elements per token of the output
+  int64_t rows = 0;
 };
 
 /// What the planner reads from the single-device graph. FLOPs and widths
@@ -71,6 +124,25 @@ struct ModelShape {
   /// 2022, section 4.2.2).
   double savedReplicatedElements = 0, savedReplicatedFixedBytes = 0;
   double savedTensorParallelElements = 0, savedTensorParallelFixedBytes = 0;
+
+  /// The graph is a training graph (loss and gradients, docs/training-
+  /// graphs.md): everything above is read from its forward part, and the
+  /// saved figures from what the joint program keeps for its backward
+  /// (lib/Analysis/SavedForBackward) after the attention and its backward
+  /// are raised as seqpar-pipeline raises them.
+  bool trainingGraph = false;
+  /// Training graph: saved tensors outside the TP region that SP does not
+  /// shard (computed from the replicated arguments only), per token; and
+  /// tensors without a token dim (the loss), bytes as stored.
+  double savedLeadingElements = 0, savedLeadingFixedBytes = 0;
+  double savedUntokenedBytes = 0;
+  /// Of those, tensors with a dim of the vocabulary `savedVocab` (an iota
+  /// for a one-hot): split by the vocab-parallel head when t divides it.
+  double savedVocabBytes = 0;
+  int64_t savedVocab = 0;
+  std::vector<Parameter> parameters;
+  std::vector<ColumnInput> columnInputs;
+  std::vector<Lookup> lookups;
 };
 
 /// Reads `entry` (or the first function with a body) of a single-device
@@ -114,9 +186,21 @@ struct PlanConfig {
   std::string strategy; // "ring", "all-gather", "ulysses", "hybrid", "" (c=1)
   int64_t ulysses = 1;  // hybrid's Ulysses size u
   bool zigzag = false;  // causal load balancing (ring, all-gather, hybrid)
+  /// Ring and hybrid: the forward's K/V blocks are kept for the backward
+  /// instead of circulating again (seqpar-pipeline cp-keep-kv=true).
+  bool keepKV = false;
   std::string str() const;
   /// The seqpar-pipeline options that build this layout.
   std::string pipelineOptions(const ModelShape &shape) const;
+};
+
+/// Calls and bytes one rank sends of one collective kind over some grid
+/// axes of seqpar-pipeline's grid ([tp, cp], hybrid [tp, cp/u, u]).
+struct CollectiveVolume {
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  std::string axes; // "[0]", "[1]", "[2]", "[1,2]"
+  double calls = 0;
+  double bytes = 0;
 };
 
 /// Predicted cost of one layout for one rank (the busiest).
@@ -135,6 +219,9 @@ struct PlanCost {
     return computeSeconds + tpCommSeconds + cpCommSeconds;
   }
   double bytesSent = 0; // per rank, docs/semantics.md §5 ring convention
+  /// bytesSent by collective kind and grid axes, as seqpar-report and
+  /// seqpar-run's counters print them.
+  std::vector<CollectiveVolume> collectives;
 };
 
 struct PlanRequest {
@@ -143,6 +230,7 @@ struct PlanRequest {
   Workload workload = Workload::Prefill;
   int64_t elementBytes = 2; // bf16
   Hardware hardware;
+  bool keepKV = false; // enumerateConfigs' keepKV
 };
 
 /// The most devices one model replica (t * c) is planned for: the search
@@ -174,8 +262,10 @@ struct RankedPlan {
   PlanCost cost;
 };
 /// Every valid layout of request.devices (t * c = D), in the planner's order.
+/// With `keepKV`, ring and hybrid layouts keep the forward's K/V blocks for
+/// the backward (PlanConfig::keepKV).
 std::vector<PlanConfig> enumerateConfigs(const ModelShape &shape,
-                                         int64_t devices);
+                                         int64_t devices, bool keepKV = false);
 /// The order plans are ranked by: time, then memory, then enumeration
 /// order (a stable tie-break).
 bool betterPlan(const RankedPlan &a, size_t aIndex, const RankedPlan &b,
