@@ -49,7 +49,8 @@ std::optional<unsigned> getYieldedIndexDim(linalg::GenericOp op) {
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
   if (yield.getNumOperands() != 1)
     return std::nullopt;
-  auto index = skipWideIntegerCasts(yield.getOperand(0)).getDefiningOp<linalg::IndexOp>();
+  auto index = skipWideIntegerCasts(yield.getOperand(0))
+                   .getDefiningOp<linalg::IndexOp>();
   if (!index)
     return std::nullopt;
   return index.getDim();
@@ -72,8 +73,19 @@ std::optional<unsigned> getNonUnitDimOfGroup(RankedTensorType type,
   return found;
 }
 
+/// An arange along `dim` of `tensor`; the constant 0 when that dim has
+/// extent 1 (a batch of one), so that no dim of it need be found later.
+IndexTensor getArange(Value tensor, unsigned dim) {
+  if (cast<RankedTensorType>(tensor.getType()).getDimSize(dim) == 1)
+    return IndexTensor{std::nullopt, 0};
+  return IndexTensor{dim, 0};
+}
+
 /// What each element of `tensor` is, or nothing when unknown.
 std::optional<IndexTensor> traceIndexTensor(Value tensor) {
+  auto type = dyn_cast<RankedTensorType>(tensor.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
   APInt splat;
   if (matchPattern(tensor, m_ConstantInt(&splat)))
     return IndexTensor{std::nullopt, splat.getSExtValue()};
@@ -87,7 +99,7 @@ std::optional<IndexTensor> traceIndexTensor(Value tensor) {
     std::optional<unsigned> dim = getYieldedIndexDim(generic);
     if (!dim)
       return std::nullopt;
-    return IndexTensor{dim, 0};
+    return getArange(tensor, *dim);
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
     std::optional<IndexTensor> src = traceIndexTensor(expand.getSrc());
@@ -99,7 +111,7 @@ std::optional<IndexTensor> traceIndexTensor(Value tensor) {
         getNonUnitDimOfGroup(expand.getResultType(), group);
     if (!dim)
       return std::nullopt;
-    return IndexTensor{dim, 0};
+    return getArange(tensor, *dim);
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
     std::optional<IndexTensor> src = traceIndexTensor(collapse.getSrc());
@@ -113,7 +125,7 @@ std::optional<IndexTensor> traceIndexTensor(Value tensor) {
           getNonUnitDimOfGroup(collapse.getSrcType(), group);
       if (dim != *src->arangeDim)
         return std::nullopt;
-      return IndexTensor{static_cast<unsigned>(result), 0};
+      return getArange(tensor, result);
     }
   }
   return std::nullopt;
@@ -230,7 +242,8 @@ Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
   if (sliceType == resultType)
     squeezedType = resultType; // nothing to reshape
   else if (sliceType != squeezedType &&
-      !(collapse = getReassociationIndicesForReshape(sliceType, squeezedType)))
+           !(collapse =
+                 getReassociationIndicesForReshape(sliceType, squeezedType)))
     return Value();
   if (squeezedType != resultType &&
       !(expand = getReassociationIndicesForReshape(squeezedType, resultType)))
@@ -245,8 +258,8 @@ Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
   Value slice = tensor::ExtractSliceOp::create(
       b, loc, sliceType, source, offsetAttrs, sizeAttrs, strideAttrs);
   if (collapse)
-    slice = tensor::CollapseShapeOp::create(b, loc, squeezedType, slice,
-                                            *collapse);
+    slice =
+        tensor::CollapseShapeOp::create(b, loc, squeezedType, slice, *collapse);
   if (expand)
     slice = tensor::ExpandShapeOp::create(b, loc, resultType, slice, *expand);
   return slice;

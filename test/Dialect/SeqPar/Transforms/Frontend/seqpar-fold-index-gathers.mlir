@@ -88,6 +88,47 @@ func.func @dropped_dim(%qkv: tensor<2x16x6x16xf32>) -> tensor<2x16x16xf32> {
 
 // -----
 
+// A batch of one: its arange has one element, the constant 0, and the
+// batch loop (extent 1) reads nothing else.
+
+// CHECK-LABEL: func.func @batch_one(
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 5, 0] [1, 16, 1, 16] [1, 1, 1, 1] : tensor<1x16x6x16xf32> to tensor<1x16x1x16xf32>
+#b1 = affine_map<(d0, d1, d2, d3) -> (d0, 0, 0, 0)>
+#j1 = affine_map<(d0, d1, d2, d3) -> (d1)>
+#l1 = affine_map<(d0, d1, d2, d3) -> (d3)>
+#id1 = affine_map<(d0) -> (d0)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @batch_one(%qkv: tensor<1x16x6x16xf32>) -> tensor<1x16x1x16xf32> {
+  %c5 = arith.constant 5 : index
+  %e1 = tensor.empty() : tensor<1xi64>
+  %a1 = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%e1 : tensor<1xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %v = arith.index_cast %i : index to i64
+    linalg.yield %v : i64
+  } -> tensor<1xi64>
+  %b = tensor.expand_shape %a1 [[0, 1, 2, 3]] output_shape [1, 1, 1, 1] : tensor<1xi64> into tensor<1x1x1x1xi64>
+  %e16 = tensor.empty() : tensor<16xi64>
+  %a16 = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%e16 : tensor<16xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %v = arith.index_cast %i : index to i64
+    linalg.yield %v : i64
+  } -> tensor<16xi64>
+  %e = tensor.empty() : tensor<1x16x1x16xf32>
+  %v = linalg.generic {indexing_maps = [#b1, #j1, #l1, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b, %a16, %a16 : tensor<1x1x1x1xi64>, tensor<16xi64>, tensor<16xi64>) outs(%e : tensor<1x16x1x16xf32>) {
+  ^bb0(%i0: i64, %i1: i64, %i3: i64, %out: f32):
+    %x0 = arith.index_cast %i0 : i64 to index
+    %x1 = arith.index_cast %i1 : i64 to index
+    %x3 = arith.index_cast %i3 : i64 to index
+    %x = tensor.extract %qkv[%x0, %x1, %c5, %x3] : tensor<1x16x6x16xf32>
+    linalg.yield %x : f32
+  } -> tensor<1x16x1x16xf32>
+  return %v : tensor<1x16x1x16xf32>
+}
+
+// -----
+
 // Gathers that are not slices stay: an embedding lookup at token ids, a
 // constant index out of bounds, loops read out of order (a transpose), a
 // loop no index reads (a broadcast).
