@@ -84,7 +84,8 @@ AttentionBlockOp mlir::seqpar::buildAttentionAsBlock(AttentionOp op) {
   auto block = AttentionBlockOp::create(
       b, loc, q.clone(b.getF32Type()), rowType, rowType, op.getQuery(),
       op.getKey(), op.getValue(), qPositions, kvPositions, op.getMask(),
-      op.getScaleAttr(), op.getCausalAttr());
+      op.getHeadOffset(), op.getScaleAttr(), op.getCausalAttr());
+  cloneAttentionDropout(op.getDropout(), block.getDropout());
   Value out = buildAttentionResult(b, loc, AttentionPartial::of(block),
                                    q.getElementType());
   op.getResult().replaceAllUsesWith(out);

@@ -72,9 +72,12 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
         if (tileMask &&
             cast<RankedTensorType>(tileMask.getType()).getDimSize(3) != 1)
           tileMask = slice(tileMask, 3);
+        // The tile's positions key its dropout: the whole block's mask.
         auto part = AttentionBlockOp::create(
             nb, nloc, outType, rowType, rowType, query, k, v, qPositions,
-            kvPos, tileMask, op.getScaleAttr(), op.getCausalAttr());
+            kvPos, tileMask, op.getHeadOffset(), op.getScaleAttr(),
+            op.getCausalAttr());
+        cloneAttentionDropout(op.getDropout(), part.getDropout());
         AttentionPartial merged = buildAttentionMerge(
             nb, nloc, AttentionPartial::of(acc), AttentionPartial::of(part));
         scf::YieldOp::create(nb, nloc, merged.values());
