@@ -30,8 +30,8 @@ region ('attention_backward') and the transfers include the backward's
 columns are forward + backward.
 
 Sizes whose estimated peak over all ranks (about six [a, s_q, 1024] f32
-buffers per rank: attention blocks run over key tiles of 1024; a backward
-block is not tiled: five [a, s_q, s_kv] f32 buffers) exceeds
+buffers per rank: attention blocks run over key tiles of 1024, and a
+backward block over 1024 x 1024 tiles) exceeds
 --mem-gib are skipped with a line saying so; a run that fails prints its
 last line and the table goes on. --check adds
 seqpar-run's comparison against the unsharded program (slow at large s).
@@ -84,11 +84,11 @@ def program(grid, s, heads, training=False):
             f"  return %o, %dq, %dk, %dv : {t}, {t}, {t}, {t}\n}}\n")
 
 
-def peak_gib(c, chunk, heads, strategy, training=False):
+def peak_gib(c, chunk, heads, strategy):
     """Rough per-rank peak: six score-sized f32 buffers (scores, logits,
     exponentials, probabilities and bufferization's copies) of a key tile
-    (seqpar-tile-attention, 1024 keys) against all local queries; with
-    `training`, five of a whole block (the backward block is not tiled)."""
+    (seqpar-tile-attention, 1024 keys) against all local queries (a
+    backward's 1024 x 1024 tiles are smaller)."""
     if strategy == "ring":
         rows, cols, h = chunk, chunk, heads
     elif strategy == "all-gather":
@@ -98,8 +98,7 @@ def peak_gib(c, chunk, heads, strategy, training=False):
         rows, cols, h = u * chunk, u * chunk, heads // u
     else:  # Ulysses: heads / c heads over the whole sequence
         rows, cols, h = c * chunk, c * chunk, heads // c
-    block = 5 * cols if training else 6 * min(cols, KV_TILE)
-    return h * rows * block * 4 / 2**30
+    return 6 * h * rows * min(cols, KV_TILE) * 4 / 2**30
 
 
 def parse_counters(text):
@@ -226,7 +225,7 @@ def main():
                     if strategy == "hybrid" and (c < 2 * HYBRID_ULYSSES or
                                                  c % HYBRID_ULYSSES):
                         continue  # needs >= 2 ring ranks of 2 Ulysses ranks
-                    need = c * peak_gib(c, chunk, c, strategy, args.training)
+                    need = c * peak_gib(c, chunk, c, strategy)
                     if need > args.mem_gib:
                         print(f"{c:>2} {chunk:>6} {strategy:<10} skipped: needs "
                               f"~{need:.1f} GiB on {c} ranks (--mem-gib {args.mem_gib:g})")

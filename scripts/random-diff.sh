@@ -15,7 +15,10 @@
 # the loss and every gradient of the single-device program on t ranks, and
 # (4) that the program seqpar-pipeline plans from the single-device one
 # (TP planning of forward and backward + SP) matches it; "plan:[...]" also
-# gives the planned blocks' linears and the SP rewrite's reduce_scatters.
+# gives the planned blocks' linears and the SP rewrite's reduce_scatters;
+# (5) that the program context parallelism makes of it on c = t ranks
+# (a strategy drawn per seed, the attention backward distributed) matches it;
+# "cp:[...]" gives the options and the attention backwards distributed.
 #
 # Usage: scripts/random-diff.sh [--count N] [--start SEED] [--ranks "2 4"]
 #                               [--seeds "S1 S2 ..."] [--build DIR]
@@ -111,6 +114,20 @@ check_training() {
     scatters=$(sed -n 's/.*-> \([0-9]*\) reduce_scatter.*/\1/p' "$d/plan.log")
     errs="$errs plan:[max ${e:-?}; ${planned:-?}; ${scatters:-0} reduce_scatter]"
   fi
+  local cpo cp
+  cpo=$(sed -n 's/^cp_options=//p' "$d/config.txt")
+  cp="--seqpar-pipeline=$cpo seq-dim=$seqdim"
+  if ! "$opt" "$d/plain.mlir" "$cp" -o "$d/cp.mlir" >"$d/cp.log" 2>&1; then
+    stage="${stage:+$stage,}cp-pipeline"
+  elif ! $MPIRUN -np "$t" "$run" "$d/cp.mlir" --reference="$d/p1.mlir" --seed="$rseed" >"$d/run-cp.log" 2>&1 \
+       || ! grep -q "^reference: pass" "$d/run-cp.log"; then
+    stage="${stage:+$stage,}run-cp"
+  fi
+  if [ -f "$d/run-cp.log" ]; then
+    e=$(sed -n 's/^output [0-9]*: .* err = \([^ ]*\) .*/\1/p' "$d/run-cp.log" | sort -g | tail -1)
+    backward=$(sed -n 's/.* \([0-9]*\) attention backward -> .*/\1/p' "$d/cp.log")
+    errs="$errs cp:[max ${e:-?}; $cpo; ${backward:-0} backward]"
+  fi
   gen_line="$gen"
   repro=("python3 bench/gen_train_graph.py $gen --form fdcheck -o fd.mlir"
          "python3 test/lib/check_train_grad.py fd.mlir"
@@ -120,7 +137,9 @@ check_training() {
          "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run sp.mlir --reference=p1.mlir --seed=$rseed"
          "python3 bench/gen_train_graph.py $gen --form plain -o plain.mlir"
          "build/bin/seqpar-opt plain.mlir \"$plan\" -o plan.mlir"
-         "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run plan.mlir --reference=p1.mlir --seed=$rseed")
+         "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run plan.mlir --reference=p1.mlir --seed=$rseed"
+         "build/bin/seqpar-opt plain.mlir \"$cp\" -o cp.mlir"
+         "mpirun --allow-run-as-root --oversubscribe -np $t build/bin/seqpar-run cp.mlir --reference=p1.mlir --seed=$rseed")
   ranks_used=$t
 }
 

@@ -68,6 +68,10 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
   else if (hybrid && (ulysses < 2 || cp % ulysses != 0))
     os << "cp-strategy=hybrid needs cp-ulysses > 1 dividing cp (cp=" << cp
        << ", cp-ulysses=" << ulysses << ")";
+  else if (opts.cpKeepKV && !keepsRingBlocks(strategy))
+    os << "cp-keep-kv is only used by the ring of cp-strategy=ring or hybrid "
+          "(cp-strategy="
+       << stringifyAttentionStrategy(strategy) << ")";
   else if (std::string bad = whyInvalidSeqDimOption(seqDim); !bad.empty())
     os << bad;
   else

@@ -12,6 +12,7 @@
 // RUN: seqpar-opt %t/hybrid-without-ulysses.mlir -verify-diagnostics --seqpar-pipeline="cp=4 cp-strategy=hybrid"
 // RUN: seqpar-opt %t/ulysses-not-dividing.mlir -verify-diagnostics --seqpar-pipeline="cp=4 cp-strategy=hybrid cp-ulysses=3"
 // RUN: seqpar-opt %t/ulysses-zero.mlir -verify-diagnostics --seqpar-pipeline="cp=4 cp-strategy=hybrid cp-ulysses=0"
+// RUN: seqpar-opt %t/keep-kv.mlir -verify-diagnostics --seqpar-pipeline="cp=2 cp-strategy=all-gather cp-keep-kv=true"
 // RUN: not seqpar-opt %t/strategy.mlir --seqpar-pipeline=cp-strategy=tree 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not seqpar-opt %t/load-balance.mlir --seqpar-pipeline="cp=2 load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
 // RUN: seqpar-opt %t/seq-dim.mlir -verify-diagnostics --seqpar-pipeline="cp=2 seq-dim=-2"
@@ -86,4 +87,10 @@ module {
     %o = seqpar.attention %q, %q, %q {scale = 0.5 : f32} : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
     return %o : tensor<1x4x8x4xf32>
   }
+}
+
+//--- keep-kv.mlir
+// cp-keep-kv would be dropped without a word by all-gather and Ulysses.
+// expected-error @+1 {{seqpar-pipeline: cp-keep-kv is only used by the ring of cp-strategy=ring or hybrid (cp-strategy=all-gather)}}
+module {
 }

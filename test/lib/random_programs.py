@@ -152,6 +152,30 @@ def training_config_for(seed, ranks=(2, 4)):
         return cfg
 
 
+def cp_options(seed, cfg):
+    """The context-parallel options checked for training seed `seed`: c = t
+    ranks, a strategy (hybrid: 2 ring x 2 Ulysses ranks at t = 4), zigzag or
+    contiguous, keep-kv for the ring, pad when the sequence needs it. Drawn
+    from a generator of their own, so the rest of the configuration stays
+    what it was for every seed."""
+    rng = random.Random(seed * 7919 + 1)
+    t = cfg["tp"]
+    strategies = ["ring", "all-gather", "ulysses"] + (["hybrid"] if t == 4 else [])
+    strategy = rng.choice(strategies)
+    zigzag = rng.random() < 0.5
+    opts = ["cp=%d" % t, "cp-strategy=" + strategy]
+    if strategy == "hybrid":
+        opts.append("cp-ulysses=2")
+    if not zigzag:
+        opts.append("load-balance=none")
+    if strategy in ("ring", "hybrid") and rng.random() < 0.5:
+        opts.append("cp-keep-kv=true")
+    seq = int(cfg["gen"][cfg["gen"].index("--seq") + 1])
+    if seq % (2 * t if zigzag else t):
+        opts.append("cp-pad=true")
+    return " ".join(opts)
+
+
 def write_training(cfg, seed, outdir):
     """The training programs of `cfg` and config.txt in `outdir`."""
     for form, name in (("single", "p1.mlir"), ("tp", "tp.mlir"), ("plain", "plain.mlir"),
@@ -162,8 +186,9 @@ def write_training(cfg, seed, outdir):
     seq = int(cfg["gen"][cfg["gen"].index("--seq") + 1])
     with open(os.path.join(outdir, "config.txt"), "w") as fh:
         fh.write("seed=%d\nranks=%d\ngen=%s\nsp_options=%s\nrun_seed=%d\ntraining=1\n"
+                 "cp_options=%s\n"
                  % (seed, cfg["tp"], shlex.join(cfg["gen"]), "pad=true" if seq % cfg["tp"] else "",
-                    cfg["run_seed"]))
+                    cfg["run_seed"], cp_options(seed, cfg)))
 
 
 def describe(cfg):

@@ -56,6 +56,14 @@ inline llvm::cl::ValuesClass loadBalanceValues() {
 /// The option spelling of `strategy` (for remarks).
 StringRef stringifyAttentionStrategy(AttentionStrategy strategy);
 
+/// True for the strategies whose attention passes K/V around a ring (ring,
+/// hybrid): the ones whose backward can keep the forward's blocks
+/// (seqpar-context-parallel keep-kv).
+inline bool keepsRingBlocks(AttentionStrategy strategy) {
+  return strategy == AttentionStrategy::Ring ||
+         strategy == AttentionStrategy::Hybrid;
+}
+
 #define GEN_PASS_DECL
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
 

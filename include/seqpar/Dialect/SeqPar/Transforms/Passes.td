@@ -427,6 +427,16 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     key-tile loop above over keys [0, end of the query tile) only: the key
     tiles wholly in a query tile's future, which would merge as the empty
     partial, are not computed (about half the work at long sequences).
+    The backward likewise: a `seqpar.attention_block_backward` with more
+    than `kv-tile` queries or keys (multiples of it) becomes loops over
+    query tiles and, inside, key tiles, each a block backward of at most
+    `kv-tile` x `kv-tile` (the rows' global LSE makes every tile's gradients
+    the block's restricted to it, docs/semantics.md §4.7): a query tile's dQ
+    sums over its key tiles, a key tile's dK and dV accumulate over the
+    query tiles. A whole `seqpar.attention_backward` is first written as
+    its rows' LSE (a forward block, tiled as above) and one block backward
+    over positions 0..; when causal, a query tile reads only the key tiles
+    up to its end.
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`.
 
     Before (`kv-tile=4`):

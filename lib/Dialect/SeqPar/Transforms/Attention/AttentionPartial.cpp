@@ -68,6 +68,12 @@ Value mlir::seqpar::buildAttentionResult(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+/// Positions 0, 1, ..., n - 1 (tensor<n x index>).
+static Value iota(OpBuilder &b, Location loc, int64_t n) {
+  return SequenceShardBuilder::positionTensor(
+      b, loc, n, [](OpBuilder &, Location, Value i) { return i; });
+}
+
 AttentionBlockOp mlir::seqpar::buildAttentionAsBlock(AttentionOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -75,12 +81,8 @@ AttentionBlockOp mlir::seqpar::buildAttentionAsBlock(AttentionOp op) {
   auto k = cast<RankedTensorType>(op.getKey().getType());
   auto rowType =
       RankedTensorType::get(q.getShape().drop_back(), b.getF32Type());
-  auto iota = [&](int64_t n) {
-    return SequenceShardBuilder::positionTensor(
-        b, loc, n, [](OpBuilder &, Location, Value i) { return i; });
-  };
-  Value qPositions = iota(q.getDimSize(2));
-  Value kvPositions = iota(k.getDimSize(2));
+  Value qPositions = iota(b, loc, q.getDimSize(2));
+  Value kvPositions = iota(b, loc, k.getDimSize(2));
   auto block = AttentionBlockOp::create(
       b, loc, q.clone(b.getF32Type()), rowType, rowType, op.getQuery(),
       op.getKey(), op.getValue(), qPositions, kvPositions, op.getMask(),
@@ -91,4 +93,38 @@ AttentionBlockOp mlir::seqpar::buildAttentionAsBlock(AttentionOp op) {
   op.getResult().replaceAllUsesWith(out);
   op.erase();
   return block;
+}
+
+AttentionBlockBackwardOp
+mlir::seqpar::buildAttentionBackwardAsBlocks(AttentionBackwardOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  Type f32 = b.getF32Type();
+  auto rowType = RankedTensorType::get(q.getShape().drop_back(), f32);
+  Value qPositions = iota(b, loc, q.getDimSize(2));
+  Value kvPositions = k.getDimSize(2) == q.getDimSize(2)
+                          ? qPositions
+                          : iota(b, loc, k.getDimSize(2));
+  auto stats = AttentionBlockOp::create(
+      b, loc, q.clone(f32), rowType, rowType, op.getQuery(), op.getKey(),
+      op.getValue(), qPositions, kvPositions, op.getMask(),
+      /*head_offset=*/Value(), op.getScaleAttr(), op.getCausalAttr());
+  // The statistics are P's with dropout too: only the backward block
+  // regenerates the mask.
+  auto grads = AttentionBlockBackwardOp::create(
+      b, loc, q.clone(f32), k.clone(f32), k.clone(f32), op.getQuery(),
+      op.getKey(), op.getValue(), op.getOutGrad(), op.getOut(),
+      stats.getRowMax(), stats.getRowSum(), qPositions, kvPositions,
+      op.getMask(), op.getHeadOffset(), op.getScaleAttr(), op.getCausalAttr());
+  cloneAttentionDropout(op.getDropout(), grads.getDropout());
+  for (auto [result, grad] : llvm::zip(op.getResults(), grads.getResults()))
+    result.replaceAllUsesWith(
+        grad.getType() == result.getType()
+            ? grad
+            : arith::TruncFOp::create(b, loc, result.getType(), grad)
+                  .getResult());
+  op.erase();
+  return grads;
 }

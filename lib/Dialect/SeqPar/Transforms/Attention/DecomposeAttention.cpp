@@ -507,62 +507,6 @@ struct DecomposeAttentionBlockBackwardPattern
   }
 };
 
-/// Positions 0, 1, ..., n - 1 (tensor<n x index>).
-Value iota(OpBuilder &b, Location loc, int64_t n) {
-  Value init = tensor::EmptyOp::create(b, loc, {n}, b.getIndexType());
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{}, ValueRange{init},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(1)},
-             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
-             [](OpBuilder &nb, Location nl, ValueRange) {
-               linalg::YieldOp::create(nb, nl,
-                                       linalg::IndexOp::create(nb, nl, 0)
-                                           .getResult());
-             })
-      .getResult(0);
-}
-
-/// The whole attention's backward as one block (docs/semantics.md §4.7):
-/// the rows' LSE recomputed by an attention_block over all keys, then
-/// attention_block_backward, the f32 gradients rounded to the data's type.
-/// Both ops are lowered by the patterns above (a second walk).
-struct DecomposeAttentionBackwardPattern : OpRewritePattern<AttentionBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(AttentionBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto q = cast<RankedTensorType>(op.getQuery().getType());
-    auto k = cast<RankedTensorType>(op.getKey().getType());
-    Type f32 = rewriter.getF32Type();
-    auto rowType = RankedTensorType::get(q.getShape().drop_back(), f32);
-    Value qPos = iota(rewriter, loc, q.getDimSize(2));
-    Value kvPos = k.getDimSize(2) == q.getDimSize(2)
-                      ? qPos
-                      : iota(rewriter, loc, k.getDimSize(2));
-    UnitAttr causal = op.getCausal() ? rewriter.getUnitAttr() : UnitAttr();
-    // The statistics are P's, dropout or not: the block computes none.
-    auto stats = AttentionBlockOp::create(
-        rewriter, loc, q.clone(f32), rowType, rowType, op.getQuery(),
-        op.getKey(), op.getValue(), qPos, kvPos, op.getMask(),
-        /*head_offset=*/Value(), op.getScaleAttr(), causal);
-    auto grads = AttentionBlockBackwardOp::create(
-        rewriter, loc, q.clone(f32), k.clone(f32), k.clone(f32), op.getQuery(),
-        op.getKey(), op.getValue(), op.getOutGrad(), op.getOut(),
-        stats.getRowMax(), stats.getRowSum(), qPos, kvPos, op.getMask(),
-        op.getHeadOffset(), op.getScaleAttr(), causal);
-    cloneAttentionDropout(op.getDropout(), grads.getDropout());
-    SmallVector<Value> results;
-    for (auto [grad, type] : llvm::zip(grads.getResults(), op.getResultTypes()))
-      results.push_back(grad.getType() == type
-                            ? grad
-                            : arith::TruncFOp::create(rewriter, loc, type, grad)
-                                  .getResult());
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
 /// The LSE merge of docs/semantics.md §4.3 of two block results, each LSE in
 /// two parts.
 struct DecomposeAttentionMergePattern : OpRewritePattern<AttentionMergeOp> {
@@ -642,12 +586,17 @@ struct DecomposeAttentionPass
     // as a tile's or a ring step's), the whole backward block ops; both
     // are lowered by the second walk.
     SmallVector<AttentionOp> attentions;
-    getOperation()->walk([&](AttentionOp op) { attentions.push_back(op); });
+    SmallVector<AttentionBackwardOp> backwards;
+    getOperation()->walk([&](Operation *op) {
+      if (auto attention = dyn_cast<AttentionOp>(op))
+        attentions.push_back(attention);
+      else if (auto backward = dyn_cast<AttentionBackwardOp>(op))
+        backwards.push_back(backward);
+    });
     for (AttentionOp op : attentions)
       buildAttentionAsBlock(op);
-    RewritePatternSet backward(&getContext());
-    backward.add<DecomposeAttentionBackwardPattern>(&getContext());
-    walkAndApplyPatterns(getOperation(), std::move(backward));
+    for (AttentionBackwardOp op : backwards)
+      buildAttentionBackwardAsBlocks(op);
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttentionBlockPattern,
                  DecomposeAttentionBlockBackwardPattern,

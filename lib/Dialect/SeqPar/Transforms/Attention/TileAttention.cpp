@@ -145,6 +145,111 @@ void tileCausalBlock(AttentionBlockOp op, int64_t tile) {
   op->erase();
 }
 
+/// The block backward `op` as loops over query tiles of `qTile` rows and,
+/// inside, key tiles of `kTile` keys (docs/semantics.md §4.7: with the rows'
+/// global LSE each tile's gradients are the block's restricted to it): a
+/// query tile's dQ sums over its key tiles, a key tile's dK and dV over the
+/// query tiles. Every P and dS is [b, a, qTile, kTile]. With
+/// `causalFromZero` (query and key positions both 0.., s = s_kv) query tile
+/// [q, q + qTile) reads keys [0, q + qTile) only: the tiles wholly in its
+/// future add nothing and are not computed.
+void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
+                       int64_t kTile, bool causalFromZero) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto index = [&](OpBuilder &ob, Location l, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, l, v);
+  };
+  auto zeros = [&](OpBuilder &ob, Location l, Type type) -> Value {
+    auto shaped = cast<RankedTensorType>(type);
+    Value init = tensor::EmptyOp::create(ob, l, shaped.getShape(),
+                                         shaped.getElementType());
+    Value zero = arith::ConstantOp::create(
+        ob, l, ob.getZeroAttr(shaped.getElementType()));
+    return linalg::FillOp::create(ob, l, zero, init).getResult(0);
+  };
+  auto add = [](OpBuilder &ob, Location l, Value x, Value y) -> Value {
+    auto type = cast<RankedTensorType>(x.getType());
+    Value init = tensor::EmptyOp::create(ob, l, type.getShape(),
+                                         type.getElementType());
+    return linalg::AddOp::create(ob, l, TypeRange{type}, ValueRange{x, y},
+                                 ValueRange{init})
+        .getResult(0);
+  };
+  auto queryGradType = cast<RankedTensorType>(op.getQueryGrad().getType());
+  int64_t queries = queryGradType.getDimSize(2);
+  int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
+  Value mask = op.getMask();
+  auto maskDim = [&](int64_t dim) {
+    return mask && cast<RankedTensorType>(mask.getType()).getDimSize(dim) != 1;
+  };
+  SmallVector<Value> init = {
+      tensor::EmptyOp::create(b, loc, queryGradType.getShape(),
+                              b.getF32Type()),
+      zeros(b, loc, op.getKeyGrad().getType()),
+      zeros(b, loc, op.getValueGrad().getType())};
+  auto rows = scf::ForOp::create(
+      b, loc, index(b, loc, 0), index(b, loc, queries), index(b, loc, qTile),
+      init, [&](OpBuilder &qb, Location ql, Value q0, ValueRange outer) {
+        auto rowsOf = [&](Value value, int64_t dim) {
+          return SequenceShardBuilder::sliceAlong(qb, ql, value, dim, q0,
+                                                  qTile);
+        };
+        Value query = rowsOf(op.getQuery(), 2);
+        Value outGrad = rowsOf(op.getOutGrad(), 2);
+        Value out = rowsOf(op.getOut(), 2);
+        Value rowMax = rowsOf(op.getRowMax(), 2);
+        Value rowSum = rowsOf(op.getRowSum(), 2);
+        Value qPositions = rowsOf(op.getQPositions(), 0);
+        // A mask's rows and columns follow the tiles (broadcast dims stay).
+        Value rowMask = maskDim(2) ? rowsOf(mask, 2) : mask;
+        Value keyEnd =
+            causalFromZero
+                ? arith::AddIOp::create(qb, ql, q0, index(qb, ql, qTile))
+                      .getResult()
+                : index(qb, ql, keys);
+        auto queryGrad = zeros(
+            qb, ql, cast<RankedTensorType>(query.getType()).clone(qb.getF32Type()));
+        auto cols = scf::ForOp::create(
+            qb, ql, index(qb, ql, 0), keyEnd, index(qb, ql, kTile),
+            ValueRange{queryGrad, outer[1], outer[2]},
+            [&](OpBuilder &kb, Location kl, Value k0, ValueRange inner) {
+              auto colsOf = [&](Value value, int64_t dim) {
+                return SequenceShardBuilder::sliceAlong(kb, kl, value, dim, k0,
+                                                        kTile);
+              };
+              Value key = colsOf(op.getKey(), 2);
+              Value value = colsOf(op.getValue(), 2);
+              Value kvPositions = colsOf(op.getKvPositions(), 0);
+              Value tileMask = maskDim(3) ? colsOf(rowMask, 3) : rowMask;
+              auto kType = cast<RankedTensorType>(key.getType());
+              auto part = AttentionBlockBackwardOp::create(
+                  kb, kl, cast<RankedTensorType>(inner[0].getType()),
+                  kType.clone(kb.getF32Type()), kType.clone(kb.getF32Type()),
+                  query, key, value, outGrad, out, rowMax, rowSum, qPositions,
+                  kvPositions, tileMask, op.getHeadOffset(), op.getScaleAttr(),
+                  op.getCausalAttr());
+              // The tile's global positions key its dropout: the block's.
+              cloneAttentionDropout(op.getDropout(), part.getDropout());
+              auto accumulate = [&](Value whole, Value piece) {
+                Value sum = add(kb, kl, colsOf(whole, 2), piece);
+                return insertAlong(kb, kl, sum, whole, 2, k0);
+              };
+              scf::YieldOp::create(
+                  kb, kl,
+                  ValueRange{add(kb, kl, inner[0], part.getQueryGrad()),
+                             accumulate(inner[1], part.getKeyGrad()),
+                             accumulate(inner[2], part.getValueGrad())});
+            });
+        scf::YieldOp::create(
+            qb, ql,
+            ValueRange{insertAlong(qb, ql, cols.getResult(0), outer[0], 2, q0),
+                       cols.getResult(1), cols.getResult(2)});
+      });
+  op->replaceAllUsesWith(rows.getResults());
+  op->erase();
+}
+
 struct TileAttentionPass
     : public mlir::seqpar::impl::TileAttentionBase<TileAttentionPass> {
   using TileAttentionBase::TileAttentionBase;
@@ -167,7 +272,24 @@ struct TileAttentionPass
     };
     SmallVector<AttentionBlockOp> blocks, causalBlocks;
     SmallVector<AttentionOp> attentions;
+    SmallVector<AttentionBlockBackwardOp> blockBackwards;
+    SmallVector<AttentionBackwardOp> backwards;
+    // A block backward is tiled when its keys or its queries are.
+    auto tilesRows = [&](Value query) {
+      auto type = cast<RankedTensorType>(query.getType());
+      int64_t rows = type.getDimSize(2);
+      return type.getNumElements() > 0 && rows > kvTile && rows % kvTile == 0;
+    };
     getOperation()->walk([&](Operation *op) {
+      if (auto grad = dyn_cast<AttentionBlockBackwardOp>(op);
+          grad && (tiles(grad.getKey()) || tilesRows(grad.getQuery())))
+        blockBackwards.push_back(grad);
+      if (auto whole = dyn_cast<AttentionBackwardOp>(op);
+          whole && (tiles(whole.getKey()) || tilesRows(whole.getQuery())) &&
+          isa<Float32Type, Float16Type, BFloat16Type>(
+              cast<RankedTensorType>(whole.getQuery().getType())
+                  .getElementType()))
+        backwards.push_back(whole);
       if (auto block = dyn_cast<AttentionBlockOp>(op);
           block && tiles(block.getKey()))
         blocks.push_back(block);
@@ -193,6 +315,31 @@ struct TileAttentionPass
       tileCausalBlock(block, kvTile);
       ++numTiled;
       ++numCausalSkipping;
+    }
+    // The block backward over query and key tiles (either may be whole).
+    auto tileOf = [&](Value value) {
+      int64_t n = cast<RankedTensorType>(value.getType()).getDimSize(2);
+      return n > kvTile && n % kvTile == 0 ? int64_t(kvTile) : n;
+    };
+    auto tileBackward = [&](AttentionBlockBackwardOp grad, bool fromZero) {
+      tileBlockBackward(grad, tileOf(grad.getQuery()), tileOf(grad.getKey()),
+                        fromZero && grad.getCausal());
+      ++numTiled;
+    };
+    for (AttentionBlockBackwardOp grad : blockBackwards)
+      tileBackward(grad, /*fromZero=*/false);
+    // A whole backward: its stats block (over positions 0..) is tiled as a
+    // forward block is; its block backward skips the causal future.
+    for (AttentionBackwardOp whole : backwards) {
+      AttentionBlockBackwardOp grad = buildAttentionBackwardAsBlocks(whole);
+      auto stats = grad.getRowMax().getDefiningOp<AttentionBlockOp>();
+      if (stats && tiles(stats.getKey())) {
+        if (stats.getCausal())
+          tileCausalBlock(stats, kvTile);
+        else
+          tileBlock(stats, kvTile);
+      }
+      tileBackward(grad, /*fromZero=*/true);
     }
   }
 };

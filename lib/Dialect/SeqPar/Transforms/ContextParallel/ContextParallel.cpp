@@ -53,6 +53,13 @@ void ContextParallelPass::runOnOperation() {
                                "(seqpar-pipeline: cp-ulysses)");
     return signalPassFailure();
   }
+  if (keepKV && !keepsRingBlocks(strategy)) {
+    emitError(getOperation().getLoc())
+        << "keep-kv is only used by the ring of strategy=ring or hybrid "
+           "(strategy="
+        << stringifyAttentionStrategy(strategy) << ")";
+    return signalPassFailure();
+  }
   if (failed(preamble.checkAnyFunctionBody()))
     return signalPassFailure();
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))

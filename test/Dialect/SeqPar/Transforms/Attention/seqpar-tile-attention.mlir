@@ -78,3 +78,59 @@ func.func @empty_head_dim(%q: tensor<1x4x16x0xf32>, %k: tensor<1x2x16x0xf32>) ->
       : tensor<1x4x16x0xf32>, tensor<1x2x16x0xf32>, tensor<1x2x16x0xf32> -> tensor<1x4x16x0xf32>
   return %o : tensor<1x4x16x0xf32>
 }
+
+// -----
+
+// Tests that a whole causal backward (GQA, s = 8, tiles of 4) becomes its
+// rows' LSE (the forward's causal query x key tile loops) and its block
+// backward over query tiles and, inside, the key tiles up to the query
+// tile's end (the future is not computed): a query tile's dQ sums over its
+// key tiles, a key tile's dK and dV accumulate over query tiles. Every
+// block backward is [4 queries x 4 keys]. Before, it was one 8 x 8 block.
+// CHECK-LABEL: func.func @backward
+// CHECK: %[[STATS:.*]]:3 = scf.for
+// CHECK: seqpar.attention_block {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x2x4xf32>
+// CHECK: %[[DK0:.*]] = linalg.fill {{.*}} -> tensor<1x1x8x4xf32>
+// CHECK: %[[DV0:.*]] = linalg.fill {{.*}} -> tensor<1x1x8x4xf32>
+// CHECK: %[[GRADS:.*]]:3 = scf.for %[[Q0:[a-z0-9_]+]] = {{.*}} iter_args(%[[DQ:[a-z0-9_]+]] = %{{.*}}, %[[DK:[a-z0-9_]+]] = %[[DK0]], %[[DV:[a-z0-9_]+]] = %[[DV0]])
+// CHECK: %[[MAX:.*]] = tensor.extract_slice %[[STATS]]#1[0, 0, %[[Q0]]] [1, 2, 4]
+// CHECK: %[[END:.*]] = arith.addi %[[Q0]], %{{.*}} : index
+// CHECK: scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[END]]
+// CHECK: seqpar.attention_block_backward {{.*}}, %[[MAX]], {{.*}} {causal, scale = 5.000000e-01 : f32} : tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>, {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>
+// CHECK: linalg.add
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, %[[K0]], 0] [1, 1, 4, 4]
+// CHECK: linalg.add
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[K0]], 0] [1, 1, 4, 4]
+// CHECK: tensor.insert_slice %{{.*}} into %[[DQ]][0, 0, %[[Q0]], 0] [1, 2, 4, 4]
+// CHECK: return %[[GRADS]]#0, %[[GRADS]]#1, %[[GRADS]]#2
+// OFF-LABEL: func.func @backward
+// OFF-NOT: scf.for
+// OFF: seqpar.attention_backward
+func.func @backward(%q: tensor<1x2x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>, %o: tensor<1x2x8x4xf32>, %do: tensor<1x2x8x4xf32>) -> (tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) {
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %v, %o, %do {causal, scale = 0.5 : f32}
+      : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>
+  return %dq, %dk, %dv : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>
+}
+
+// -----
+
+// Tests that a ring step's block backward (global positions, not 0..; a
+// mask) is tiled over every query and key tile, the mask's rows and
+// columns following the tiles: causality by positions is the block's own.
+// CHECK-LABEL: func.func @block_backward
+// CHECK: scf.for %[[Q0:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[ROWS:.*]] = tensor.extract_slice %arg7[0, 0, %[[Q0]], 0] [1, 1, 4, 8]
+// CHECK: scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[M:.*]] = tensor.extract_slice %[[ROWS]][0, 0, 0, %[[K0]]] [1, 1, 4, 4]
+// CHECK: seqpar.attention_block_backward {{.*}} mask(%[[M]] : tensor<1x1x4x4xf32>) {causal, scale = 5.000000e-01 : f32}
+// OFF-LABEL: func.func @block_backward
+// OFF-NOT: scf.for
+func.func @block_backward(%q: tensor<1x2x8x4xf32>, %k: tensor<1x1x8x4xf32>, %do: tensor<1x2x8x4xf32>,
+                          %o: tensor<1x2x8x4xf32>, %max: tensor<1x2x8xf32>, %sum: tensor<1x2x8xf32>,
+                          %pos: tensor<8xindex>, %m: tensor<1x1x8x8xf32>) -> (tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>) {
+  %dq, %dk, %dv = seqpar.attention_block_backward %q, %k, %k, %do, %o, %max, %sum positions(%pos, %pos)
+      mask(%m : tensor<1x1x8x8xf32>) {causal, scale = 0.5 : f32}
+      : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>,
+        tensor<1x2x8xf32>, tensor<8xindex>, tensor<8xindex> -> tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>
+  return %dq, %dk : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>
+}

@@ -11,6 +11,7 @@
 // RUN: not seqpar-opt %t/more-ranks.mlir --seqpar-context-parallel=pad=true -o /dev/null 2>/dev/null
 // RUN: seqpar-opt %t/hybrid-overflow.mlir -verify-diagnostics --seqpar-context-parallel="strategy=hybrid grid-axis=0 ulysses-axis=1"
 // RUN: seqpar-opt %t/dynamic.mlir -verify-diagnostics --seqpar-context-parallel
+// RUN: seqpar-opt %t/keep-kv.mlir -verify-diagnostics --seqpar-context-parallel="strategy=ulysses keep-kv=true"
 
 //--- grid-axis.mlir
 // expected-error @+1 {{context-parallel: grid-axis=-2 is not a grid axis: expected an axis >= 0, or -1 (the default)}}
@@ -87,5 +88,15 @@ module {
   func.func @f(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
     %o = seqpar.attention %q, %q, %q {scale = 0.5 : f32} : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
     return %o : tensor<1x4x8x4xf32>
+  }
+}
+
+//--- keep-kv.mlir
+// keep-kv keeps the K/V blocks a ring received; Ulysses has none.
+// expected-error @+1 {{keep-kv is only used by the ring of strategy=ring or hybrid (strategy=ulysses)}}
+module {
+  shard.grid @grid(shape = 2)
+  func.func @f(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
+    return %q : tensor<1x4x8x4xf32>
   }
 }

@@ -51,6 +51,13 @@ Value buildAttentionResult(OpBuilder &b, Location loc, AttentionPartial partial,
 /// takes from there.
 AttentionBlockOp buildAttentionAsBlock(AttentionOp op);
 
+/// Replaces the whole backward `op` by the rows' LSE from one
+/// seqpar.attention_block over all keys and one
+/// seqpar.attention_block_backward, both over positions 0.. (docs/semantics.md
+/// §4.7), the f32 gradients rounded once to `op`'s types; returns the block
+/// backward, which tiling or the decomposition takes from there.
+AttentionBlockBackwardOp buildAttentionBackwardAsBlocks(AttentionBackwardOp op);
+
 } // namespace mlir::seqpar
 
 #endif // SEQPAR_DIALECT_SEQPAR_TRANSFORMS_ATTENTION_ATTENTIONPARTIAL_H
