@@ -1124,6 +1124,9 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
     if (isa<RankedTensorType>(pvInput.getType()))
       peeled = peelDropout(pvInput, pvInputCoords, space.sizes,
                            isProbabilities);
+    // P times a reduction is the backward's dS (dS . K), not a dropout.
+    if (succeeded(peeled) && !peeled->isIdentity() && readsReduction(*peeled))
+      peeled = failure();
     if (succeeded(peeled)) {
       logits = softmaxInput(peeled->base);
       m.probabilities = peeled->base;

@@ -5,9 +5,11 @@
 #include "seqpar/Analysis/AttentionMatch.h"
 #include "seqpar/Analysis/ElementTrace.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"
+#include "seqpar/Dialect/SeqPar/IR/DropoutKeep.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -93,6 +95,21 @@ peelAt(Value v, ArrayRef<AffineExpr> coords, ArrayRef<int64_t> sizes,
   if (depth == 0)
     return failure();
   for (const TracedElement &te : chain) {
+    // seqpar.dropout: its keep bit at this element, times 1/(1-rate).
+    if (auto dropout = te.value.getDefiningOp<DropoutOp>()) {
+      FailureOr<PeeledDropout> inner =
+          peelAt(dropout.getInput(), te.coords, sizes, isBase, depth - 1);
+      if (failed(inner))
+        continue;
+      PeeledDropout::Term term;
+      term.dropout = dropout;
+      term.loops.assign(te.coords.begin(), te.coords.end());
+      term.isCondition = true;
+      inner->terms.push_back(term);
+      inner->scale *= 1.0 / (1.0 - dropout.getRate().convertToDouble());
+      inner->ops.push_back(dropout);
+      return inner;
+    }
     linalg::LinalgOp op = elementwiseProducer(te.value);
     if (!op || !op.getBlock() || op->getNumResults() != 1)
       continue;
@@ -113,6 +130,40 @@ peelAt(Value v, ArrayRef<AffineExpr> coords, ArrayRef<int64_t> sizes,
     }
   }
   return failure();
+}
+
+/// seqpar.dropout `op`'s keep bit at its element `coords` (the caller's
+/// dims): its draw (DropoutKeep.h) at the element's linear index in the
+/// tensor, which must be the whole one (no offsets) under a constant seed.
+Value dropoutKeep(IndexFunctionBuilder &builder, DropoutOp op,
+                  ArrayRef<AffineExpr> coords, std::string &why) {
+  auto type = cast<RankedTensorType>(op.getType());
+  if (!op.getOffsets().empty() ||
+      (op.getGlobalShape() && *op.getGlobalShape() != type.getShape())) {
+    why = "seqpar.dropout of a shard (offsets) keys elements of another "
+          "tensor";
+    return {};
+  }
+  IntegerAttr seed;
+  if (!matchPattern(op.getSeed(), m_Constant(&seed))) {
+    why = "the seed of seqpar.dropout is not a constant (the dropout region "
+          "reads the coordinates only)";
+    return {};
+  }
+  AffineExpr linear = getAffineConstantExpr(0, op.getContext());
+  for (auto [e, size] : llvm::zip(coords, type.getShape()))
+    linear = linear * size + e;
+  Value index = builder.position(linear);
+  if (!index) {
+    why = builder.why();
+    return {};
+  }
+  OpBuilder &b = builder.getBuilder();
+  Location unknown = b.getUnknownLoc();
+  Value index64 =
+      arith::IndexCastUIOp::create(b, unknown, b.getI64Type(), index);
+  return buildDropoutKeep(b, unknown, index64, builder.constant(seed),
+                          op.getSite(), op.getRate().convertToDouble());
 }
 
 } // namespace
@@ -143,9 +194,12 @@ IndexFunction seqpar::buildDropoutFunction(const PeeledDropout &peeled,
   Value m = builder.constant(FloatAttr::get(floatType, peeled.scale));
   Value keep;
   for (const PeeledDropout::Term &term : peeled.terms) {
-    Value v = builder.bodyValue(term.op, term.value, term.loops);
+    Value v = term.dropout ? dropoutKeep(builder, cast<DropoutOp>(term.dropout),
+                                         term.loops, why)
+                           : builder.bodyValue(term.op, term.value, term.loops);
     if (!v) {
-      why = builder.why();
+      if (why.empty())
+        why = builder.why();
       return {};
     }
     if (term.isCondition) {
@@ -168,4 +222,39 @@ IndexFunction seqpar::buildDropoutFunction(const PeeledDropout &peeled,
   f.offsetSymbol = builder.getOffsetSymbol();
   f.headOffset = builder.getHeadOffset();
   return f;
+}
+
+bool seqpar::readsReduction(const PeeledDropout &peeled) {
+  SmallVector<Value> work;
+  for (const PeeledDropout::Term &term : peeled.terms)
+    if (term.op)
+      work.push_back(term.value);
+  llvm::DenseSet<Value> seen;
+  // A mask is a few ops from linalg.index; a bounded walk suffices.
+  while (!work.empty() && seen.size() < 512) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      // A body's input: the tensor it reads.
+      auto op = dyn_cast<linalg::LinalgOp>(arg.getOwner()->getParentOp());
+      if (op && arg.getArgNumber() < unsigned(op.getNumDpsInputs()))
+        work.push_back(op.getDpsInputOperand(arg.getArgNumber())->get());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(def)) {
+      if (linalgOp.getNumReductionLoops() != 0)
+        return true;
+      for (OpOperand *input : linalgOp.getDpsInputOperands())
+        work.push_back(input->get());
+      if (Block *body = linalgOp.getBlock())
+        work.push_back(body->getTerminator()->getOperand(
+            cast<OpResult>(v).getResultNumber()));
+      continue;
+    }
+    if (def)
+      work.append(def->operand_begin(), def->operand_end());
+  }
+  return false;
 }

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -38,6 +39,15 @@ std::vector<const void *> keyOf(ArrayRef<AffineExpr> exprs) {
   for (AffineExpr e : exprs)
     key.push_back(e.getAsOpaquePointer());
   return key;
+}
+
+/// True when the rank-dependent indices `a` and `b` are equal on every rank
+/// (the same offset computed twice: TP's slices of separate tensors).
+bool sameOverRanks(Value a, Value b) {
+  if (a == b)
+    return true;
+  SmallVector<int64_t> x = valuesOverRanks(a);
+  return !x.empty() && x == valuesOverRanks(b);
 }
 
 std::string describe(Value v) {
@@ -159,6 +169,13 @@ Value IndexFunctionBuilder::fail(const Twine &why) {
   return Value();
 }
 
+Value IndexFunctionBuilder::position(AffineExpr e) {
+  if (!reason.empty())
+    return Value();
+  return materialize(simplifyWithRanges(
+      simplifyAffineExpr(e.replaceDims(toRegion), kNumDims, 1), regionSizes));
+}
+
 Value IndexFunctionBuilder::constant(TypedAttr value) {
   Value &c = constants[value.getAsOpaquePointer()];
   if (!c) {
@@ -177,9 +194,25 @@ Value IndexFunctionBuilder::element(Value v, ArrayRef<AffineExpr> coords) {
   if (auto it = memo.find(key); it != memo.end())
     return it->second;
   // Data movement moves elements: the tensor that computes this one.
-  TracedElement source = traceElement(v, coords, dimSizes.size()).back();
-  if (llvm::any_of(source.coords, hasUnknown))
-    return fail("it reads a slice at an offset computed at run time");
+  SmallVector<TracedElement> chain = traceElement(v, coords, dimSizes.size());
+  TracedElement source = chain.back();
+  if (llvm::any_of(source.coords, hasUnknown)) {
+    // The trace's unknown s0 is a slice's dynamic offset: allowed when every
+    // such offset is the rank's offset (TP slicing a mask's heads), which is
+    // then this function's s0 too.
+    for (const TracedElement &te : chain) {
+      auto slice = te.value.getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice)
+        continue;
+      for (Value offset : slice.getOffsets()) {
+        if (offsetSymbol ? !sameOverRanks(offset, offsetSymbol)
+                         : valuesOverRanks(offset).empty())
+          return fail("it reads a slice at an offset computed at run time");
+        if (!offsetSymbol)
+          offsetSymbol = offset;
+      }
+    }
+  }
   Value result;
   DenseElementsAttr table;
   auto op = source.value.getDefiningOp<linalg::LinalgOp>();
@@ -230,9 +263,11 @@ IndexFunctionBuilder::indexExpr(linalg::LinalgOp op, Value x,
   if (def->getBlock() != op.getBlock()) {
     // A rank-dependent value captured by the op: TP's offset of a split
     // loop (or the rank it is computed from).
-    if (valuesOverRanks(x).empty() || (offsetSymbol && offsetSymbol != x))
+    if (valuesOverRanks(x).empty() ||
+        (offsetSymbol && !sameOverRanks(offsetSymbol, x)))
       return std::nullopt;
-    offsetSymbol = x;
+    if (!offsetSymbol)
+      offsetSymbol = x;
     return getAffineSymbolExpr(0, ctx);
   }
   if (auto index = dyn_cast<linalg::IndexOp>(def)) {
@@ -408,7 +443,10 @@ IndexFunction IndexFunction::create(MLIRContext *ctx, Location loc) {
 }
 
 bool IndexFunction::sameAs(const IndexFunction &other) const {
-  return region && other.region && offsetSymbol == other.offsetSymbol &&
+  bool sameOffset = offsetSymbol && other.offsetSymbol
+                        ? sameOverRanks(offsetSymbol, other.offsetSymbol)
+                        : offsetSymbol == other.offsetSymbol;
+  return region && other.region && sameOffset &&
          headOffset == other.headOffset &&
          sameAttentionDropout(*region, *other.region);
 }

@@ -25,13 +25,16 @@ namespace mlir::seqpar {
 struct PeeledDropout {
   /// One factor: `value` in the body of `op` (an elementwise generic) with
   /// its loops at `loops`; a float factor, or an i1 condition keeping the
-  /// element where it is true (`keepWhenTrue`) or false.
+  /// element where it is true (`keepWhenTrue`) or false. Or a seqpar.dropout
+  /// `dropout`'s keep bit at its element `loops` (its 1/(1-rate) is in
+  /// `scale`).
   struct Term {
     linalg::LinalgOp op;
     Value value;
     SmallVector<AffineExpr> loops;
     bool isCondition = false;
     bool keepWhenTrue = true;
+    Operation *dropout = nullptr;
   };
   Value base;
   SmallVector<AffineExpr> baseCoords;
@@ -51,7 +54,8 @@ struct PeeledDropout {
 /// which `isBase(value, coords)` holds (itself when it does, with no
 /// terms): each op's body multiplies its one input that leads to the base by
 /// constants and by values of its other inputs or positions, or selects it
-/// against a constant 0; data movement in between is followed. Fails
+/// against a constant 0, or the op is a seqpar.dropout; data movement in
+/// between is followed. Fails
 /// otherwise (not even the form; whether the factors are positions only is
 /// buildDropoutFunction's question).
 FailureOr<PeeledDropout>
@@ -69,6 +73,10 @@ IndexFunction buildDropoutFunction(const PeeledDropout &peeled,
                                    ArrayRef<int64_t> sizes,
                                    ArrayRef<int64_t> regionSizes, Location loc,
                                    std::string &why);
+
+/// True when a factor of `peeled` is computed, through any ops, from a
+/// reduction or contraction: P times data (the backward's dS), not a mask.
+bool readsReduction(const PeeledDropout &peeled);
 
 } // namespace mlir::seqpar
 

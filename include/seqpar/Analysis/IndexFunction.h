@@ -41,6 +41,8 @@ namespace mlir::seqpar {
 /// symbol s0 allowed, valuesOverRanks in AttentionMatch.h): Hl = H - O(s0),
 /// H the region's global head argument, and every index the function reads
 /// must cancel s0 that way (the head offset O is fixed by the first one).
+/// A slice at that offset (TP's slice of a mask computed for all heads) is
+/// followed the same way; two offset values equal on every rank are one.
 /// `regionSizes` are the extents of (B, Hl, I, J) and of the head dim,
 /// which simplify b * a + h floordiv a to b.
 class IndexFunctionBuilder {
@@ -56,6 +58,9 @@ public:
   /// captures) with the loops at `loops` (caller's dims); null with why().
   Value bodyValue(linalg::LinalgOp op, Value x, ArrayRef<AffineExpr> loops);
 
+  /// The index `e` (an affine expression of the caller's dims) emitted at
+  /// the end of the body; null with why().
+  Value position(AffineExpr e);
   /// A constant of `type` emitted into the body.
   Value constant(TypedAttr value);
   OpBuilder &getBuilder() { return builder; }

@@ -31,7 +31,7 @@ defvar SeqPar_AttentionDropoutDoc = [{
     coordinates: every block of a distributed attention, forward or
     backward, evaluates it at its own global coordinates and draws exactly
     the single-device mask, and a backward regenerates it rather than
-    keeping it (nothing [b, a, s, s] is saved; SPEC's trap of a ring
+    keeping it (nothing [b, a, s, s] is saved; the trap of a ring
     backward drawing another mask). The row statistics (max, sum, LSE) are
     those of P, not P'. docs/semantics.md §4.8.
 }];

@@ -64,9 +64,12 @@ std::string mlir::seqpar::whyNotDistributable(AttentionBackwardOp op,
       forward.getValue() != op.getValue() ||
       forward.getMask() != op.getMask() ||
       forward.getScaleAttr() != op.getScaleAttr() ||
-      forward.getCausal() != op.getCausal())
-    return "is an attention backward whose query, key, value, mask, scale or "
-           "causal flag differ from the attention whose out it reads";
+      forward.getCausal() != op.getCausal() ||
+      forward.getHeadOffset() != op.getHeadOffset() ||
+      !sameAttentionDropout(forward.getDropout(), op.getDropout()))
+    return "is an attention backward whose query, key, value, mask, scale, "
+           "causal flag or dropout differ from the attention whose out it "
+           "reads";
   std::optional<StridedDim> seq = analysis.getSeqDim(op.getOutGrad());
   if (!sharded.contains(op.getOutGrad()) || !seq || seq->dim != 2 ||
       seq->inner != 1)
