@@ -268,6 +268,13 @@ def dropout(bld, cfg, x):
     p = getattr(cfg, "dropout_p", 0.0)
     if not p:
         return x, lambda dy: dy
+    if cfg.dropout_op:
+        # seqpar.dropout (Philox keyed by seed, site, global index); the
+        # backward draws the same mask at the same site: dx = dy * m.
+        site = bld.dropout_sites
+        bld.dropout_sites += 1
+        return (g.dropout_op(bld, x, p, cfg.seed, site),
+                lambda dy: g.dropout_op(bld, dy, p, cfg.seed, site))
     seed = g.dropout_site_seed(cfg.seed, bld.dropout_sites)
     bld.dropout_sites += 1
     rank = len(x.shape)
@@ -836,9 +843,12 @@ def parse_args(argv):
     ap.add_argument("--dtype", choices=["f32", "bf16"], default="f32",
                     help="element type of the activations, parameters and gradients (fdcheck: f32 only)")
     ap.add_argument("--dropout", type=float, default=0.0, metavar="P",
-                    help="gpt: dropout of rate P on the attention probabilities, after the attention "
-                         "and after the MLP, masks kept as i1 tensors (under --form tp the probabilities' "
+                    help="dropout of rate P on the attention probabilities (every model) and, gpt, after the "
+                         "attention and after the MLP, masks kept as i1 tensors (under --form tp the probabilities' "
                          "mask is keyed by per-rank positions: for memory reports, not for comparisons)")
+    ap.add_argument("--dropout-op", action="store_true",
+                    help="with --dropout: seqpar.dropout (Philox, no mask kept; the backward draws it again) "
+                         "instead of i1 masks from the splitmix hash")
     ap.add_argument("--seed", type=int, default=1234, help="dropout seed (sites get distinct streams)")
     ap.add_argument("--grad-norm", action="store_true",
                     help="also return the global L2 norm of the gradients (a clipping step's input), each "
@@ -855,6 +865,7 @@ def parse_args(argv):
                    seed=ns.seed)
     cfg.vocab = ns.vocab
     cfg.dropout_p = ns.dropout
+    cfg.dropout_op = ns.dropout_op
     cfg.grad_norm = ns.grad_norm
     cfg.norm_counts_replicas = ns.norm_counts_replicas
     form = ns.form or ("single" if ns.tp == 1 else "tp")
@@ -865,8 +876,6 @@ def parse_args(argv):
         err = f"--form {form} is a single-device program: use --tp 1 (got {ns.tp})"
     if not err and not 0.0 <= ns.dropout < 1.0:
         err = f"--dropout must be in [0, 1) (got {ns.dropout})"
-    if not err and ns.dropout and ns.model != "gpt":
-        err = f"--dropout is written for --model gpt only (got {ns.model})"
     if not err and form == "fdcheck" and (ns.dtype != "f32" or ns.dropout):
         err = "--form fdcheck checks f32 programs without dropout"
     if not err and ns.grad_norm and form in ("loss", "fdcheck"):

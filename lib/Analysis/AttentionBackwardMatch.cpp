@@ -3,6 +3,7 @@
 #include "seqpar/Analysis/AttentionBackwardMatch.h"
 
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/DropoutMatch.h"
 #include "seqpar/Analysis/ElementTrace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -127,13 +128,19 @@ std::optional<double> single(const Poly &p, Monomial m) {
   return c;
 }
 
-/// Evaluates the softmax backward's elements as polynomials (above).
+/// Evaluates the softmax backward's elements as polynomials (above). With
+/// the forward's `dropout`, dP is the gradient of P' = P * m scaled by the
+/// same m (the products give that of P'): m * (dO . V^T) is the atom, and
+/// dO . V^T alone is not.
 struct SoftmaxBackwardChecker {
   const Space &space;
   Value probs;
   SmallVector<AffineExpr> probCoords;
   Value probGrad;
   SmallVector<AffineExpr> probGradCoords;
+  const AttentionDropout *dropout = nullptr;
+  /// Set when a dP was scaled by another function than the forward's.
+  bool otherMask = false;
 
   std::optional<Poly> value(Value v, ArrayRef<AffineExpr> coords, int depth);
   std::optional<Poly> body(linalg::GenericOp op, Value x,
@@ -148,6 +155,36 @@ std::optional<Poly> SoftmaxBackwardChecker::value(Value v,
   SmallVector<TracedElement> chain = traceElement(v, coords, 5);
   if (reaches(chain, probs, probCoords, space))
     return atom(AtomP);
+  if (dropout) {
+    // m * dP regenerated or read from the saved mask: its factors must be
+    // the forward's function, in the same (batch, head, query, key).
+    FailureOr<PeeledDropout> peeled = peelDropout(
+        v, coords, space.sizes,
+        [&](Value x, ArrayRef<AffineExpr> c) {
+          return x == probGrad && space.same(c, probGradCoords);
+        });
+    if (succeeded(peeled) && !peeled->isIdentity()) {
+      SmallVector<AffineExpr> toRegion;
+      for (unsigned d = 0; d < 5; ++d)
+        toRegion.push_back(space.dim(d));
+      std::string why;
+      IndexFunction mask = buildDropoutFunction(
+          *peeled, getElementTypeOrSelf(probGrad.getType()), toRegion,
+          space.sizes, space.sizes, probGrad.getLoc(), why);
+      if (mask && mask.sameAs(dropout->function))
+        return atom(AtomProbGrad);
+      if (mask) {
+        otherMask = true;
+        return std::nullopt;
+      }
+      // A factor that is not positions (P, in dP * m * P): the polynomial
+      // below takes the product apart.
+    }
+    if (reaches(chain, probGrad, probGradCoords, space)) {
+      otherMask = true;
+      return std::nullopt;
+    }
+  }
   if (reaches(chain, probGrad, probGradCoords, space))
     return atom(AtomProbGrad);
   const TracedElement &last = chain.back();
@@ -306,8 +343,10 @@ std::optional<Hit> tryRole(linalg::LinalgOp op,
   SmallVector<AffineExpr> knownCoords;
   switch (role) {
   case Role::ValueGrad:
-    known = fwd.probabilities;
-    knownCoords = fwd.probabilityCoords;
+    // dV reads what P.V read: the dropped probabilities, if any.
+    known = fwd.dropout ? fwd.dropout->value : fwd.probabilities;
+    knownCoords =
+        fwd.dropout ? fwd.dropout->coords : fwd.probabilityCoords;
     break;
   case Role::ProbGrad:
     known = fwd.value.value;
@@ -454,14 +493,21 @@ bool findGroupSum(AttentionGradProduct &product, const Space &space) {
   return false;
 }
 
-/// True when `v` is used by something other than `pv`, also through views.
-bool usedBeyond(Value v, Operation *pv) {
+/// True when `v` is used by something other than `pv` (or `forward`'s ops,
+/// its dropout), also through views.
+bool usedBeyond(Value v, Operation *pv, ArrayRef<Operation *> forward = {}) {
   for (Operation *user : v.getUsers()) {
     if (user == pv)
       continue;
+    if (llvm::is_contained(forward, user)) {
+      if (usedBeyond(user->getResult(0), pv, forward))
+        return true;
+      continue;
+    }
     if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, linalg::TransposeOp>(
             user) &&
-        user->getNumResults() == 1 && !usedBeyond(user->getResult(0), pv))
+        user->getNumResults() == 1 &&
+        !usedBeyond(user->getResult(0), pv, forward))
       continue;
     return true;
   }
@@ -474,8 +520,14 @@ FailureOr<AttentionBackwardMatch>
 seqpar::matchAttentionBackward(const AttentionMatch &fwd, linalg::LinalgOp pv,
                                std::string &why) {
   why.clear();
-  if (!usedBeyond(fwd.probabilities, pv))
+  if (!usedBeyond(fwd.probabilities, pv,
+                  fwd.dropout ? ArrayRef<Operation *>(fwd.dropout->ops)
+                              : ArrayRef<Operation *>()))
     return failure();
+  if (fwd.dropout && fwd.dropout->coords.empty()) {
+    why = "P.V's batch loops are not b * a + h or (b, h)";
+    return failure();
+  }
   if (fwd.probabilityCoords.empty()) {
     why = "P.V's batch loops are not b * a + h or (b, h)";
     return failure();
@@ -569,6 +621,7 @@ seqpar::matchAttentionBackward(const AttentionMatch &fwd, linalg::LinalgOp pv,
 
   // dQ and dK: their dS must be scale * (P * dP - P * R).
   SmallVector<std::string> missing;
+  bool otherMask = false;
   for (Role role : {Role::QueryGrad, Role::KeyGrad}) {
     bool found = false;
     for (Hit *hit : byRole(role)) {
@@ -578,9 +631,11 @@ seqpar::matchAttentionBackward(const AttentionMatch &fwd, linalg::LinalgOp pv,
                                      fwd.probabilities,
                                      fwd.probabilityCoords,
                                      probGrads[0]->op->getResult(0),
-                                     probGrads[0]->resultCoords};
+                                     probGrads[0]->resultCoords,
+                                     fwd.dropout ? &*fwd.dropout : nullptr};
       std::optional<Poly> dS =
           checker.value(hit->scoreGrad, hit->scoreGradCoords, 16);
+      otherMask |= checker.otherMask;
       if (!dS)
         continue;
       double c = (*dS)[{1, 1, 0}];
@@ -607,6 +662,10 @@ seqpar::matchAttentionBackward(const AttentionMatch &fwd, linalg::LinalgOp pv,
     why += "no " + llvm::join(missing, " or ") +
            " product whose dS is the softmax backward scale * P * (dP - "
            "rowsum(dP * P)) of dP = dO . V^T";
+    if (fwd.dropout)
+      why += otherMask ? " times the forward's dropout mask (dP is scaled by "
+                         "another function of the positions, or by none)"
+                       : " times the forward's dropout mask";
   }
   if (m.products.empty())
     return failure();

@@ -4,6 +4,7 @@
 
 #include "seqpar/Analysis/CausalMask.h"
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/DropoutMatch.h"
 #include "seqpar/Analysis/ElementTrace.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"
 
@@ -281,105 +282,6 @@ SmallVector<KVView> findKeysOrValues(ArrayRef<TracedElement> chain,
   return found;
 }
 
-/// The values `v` takes on the ranks of its grid: `v` an index computed
-/// from shard.process_multi_index / process_linear_index of a static grid
-/// by constants and integer arithmetic (TP's slice offset of a rank's
-/// heads). Empty when it is anything else or the grid is too large.
-SmallVector<int64_t> valuesOverRanks(Value v) {
-  // The process-index ops `v` reads; each is enumerated over its grid.
-  SmallVector<Operation *> leaves;
-  SmallVector<int64_t> leafSizes;
-  SmallVector<Value> work{v};
-  llvm::DenseSet<Value> seen;
-  SymbolTableCollection symbols;
-  while (!work.empty()) {
-    Value x = work.pop_back_val();
-    if (!seen.insert(x).second)
-      continue;
-    Operation *def = x.getDefiningOp();
-    if (!def)
-      return {};
-    if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp>(def)) {
-      if (llvm::is_contained(leaves, def))
-        continue;
-      FlatSymbolRefAttr gridName =
-          def->getAttrOfType<FlatSymbolRefAttr>("grid");
-      shard::GridOp grid = shard::getGridOrNull(def, gridName, symbols);
-      if (!grid || grid.getShape().empty() ||
-          llvm::any_of(grid.getShape(), [](int64_t n) { return n <= 0; }))
-        return {};
-      leaves.push_back(def);
-      int64_t points = 1;
-      for (int64_t n : grid.getShape())
-        if (n > 4096 || (points *= n) > 4096)
-          return {};
-      leafSizes.push_back(points);
-      continue;
-    }
-    if (matchPattern(x, m_Constant()))
-      continue;
-    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
-             arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
-             arith::IndexCastOp>(def))
-      return {};
-    for (Value operand : def->getOperands())
-      work.push_back(operand);
-  }
-  if (leaves.size() != 1)
-    return {};
-  Operation *leaf = leaves[0];
-  shard::GridOp grid = shard::getGridOrNull(
-      leaf, leaf->getAttrOfType<FlatSymbolRefAttr>("grid"), symbols);
-  ArrayRef<int64_t> shape = grid.getShape();
-  SmallVector<int64_t> values;
-  for (int64_t linear = 0; linear < leafSizes[0]; ++linear) {
-    // Coordinates of world rank `linear`, row-major (docs/semantics.md §2).
-    SmallVector<int64_t> coords(shape.size());
-    int64_t rest = linear;
-    for (int64_t a = shape.size() - 1; a >= 0; --a) {
-      coords[a] = rest % shape[a];
-      rest /= shape[a];
-    }
-    llvm::DenseMap<Value, int64_t> known;
-    if (auto multi = dyn_cast<shard::ProcessMultiIndexOp>(leaf)) {
-      ArrayRef<int16_t> axes = multi.getAxes();
-      for (auto [k, result] : llvm::enumerate(multi.getResults()))
-        known[result] = coords[axes.empty() ? k : axes[k]];
-    } else {
-      known[leaf->getResult(0)] = linear;
-    }
-    std::function<std::optional<int64_t>(Value)> eval =
-        [&](Value x) -> std::optional<int64_t> {
-      if (auto it = known.find(x); it != known.end())
-        return it->second;
-      IntegerAttr c;
-      if (matchPattern(x, m_Constant(&c)))
-        return c.getInt();
-      Operation *def = x.getDefiningOp();
-      if (isa<arith::IndexCastOp>(def))
-        return eval(def->getOperand(0));
-      std::optional<int64_t> a = eval(def->getOperand(0)),
-                             b = eval(def->getOperand(1));
-      if (!a || !b)
-        return std::nullopt;
-      if (isa<arith::AddIOp>(def))
-        return *a + *b;
-      if (isa<arith::SubIOp>(def))
-        return *a - *b;
-      if (isa<arith::MulIOp>(def))
-        return *a * *b;
-      if (*b == 0 || *a < 0 || *b < 0)
-        return std::nullopt;
-      return isa<arith::RemUIOp, arith::RemSIOp>(def) ? *a % *b : *a / *b;
-    };
-    std::optional<int64_t> value = eval(v);
-    if (!value)
-      return {};
-    values.push_back(*value);
-  }
-  return values;
-}
-
 /// K or V behind a slice of heads whose offset depends on the rank: TP
 /// with t not dividing a_kv repeats K/V to a heads and keeps this rank's
 /// a/t, so the tensor before the repeat is read at heads (offset + h)
@@ -549,6 +451,15 @@ std::optional<HeadsOperand> findMaskView(ArrayRef<TracedElement> chain,
   }
   return best;
 }
+
+/// A dropout between P and P.V, found before Q's view (which places the
+/// batch and head in P.V's batch loops) is known: P.V's operand and the
+/// coordinates it reads, and the factors between it and P.
+struct PendingDropout {
+  PeeledDropout peel;
+  Value value;
+  SmallVector<AffineExpr> coords;
+};
 
 /// Scale and masks peeled off the logits.
 struct LogitTerms {
@@ -825,8 +736,9 @@ LogicalResult matchWithQuery(const QueryView &q, const Space &space,
                              ArrayRef<AffineExpr> loops,
                              ArrayRef<AffineExpr> qkLoops,
                              ArrayRef<AffineExpr> pCoords,
-                             const LogitTerms &terms, AttentionMatch &m,
-                             std::string &why) {
+                             const LogitTerms &terms,
+                             const std::optional<PendingDropout> &dropout,
+                             AttentionMatch &m, std::string &why) {
   m.query = q.operand;
   // K and V, before any GQA repeat: the largest group both allow.
   unsigned kIndex = 1 - qIndex, vIndex = 1 - pIndex;
@@ -895,6 +807,41 @@ LogicalResult matchWithQuery(const QueryView &q, const Space &space,
       for (AffineExpr e : pCoords)
         m.probabilityCoords.push_back(
             simplifyAffineExpr(e.replaceDims(batchDims), 5, 1));
+    }
+    // The dropout's multiplier as a function of (batch, head, query, key):
+    // each of P.V's batch loops is b, h, b * a + h or h * b + b in the
+    // region's dims (B, Hl, I, J, head dim).
+    m.dropout.reset();
+    if (dropout) {
+      AffineExpr rb = getAffineDimExpr(0, ctx), rh = getAffineDimExpr(1, ctx);
+      SmallVector<AffineExpr> toRegion;
+      for (ResultDim d : q.form)
+        toRegion.push_back(d == ResultDim::Batch       ? rb
+                           : d == ResultDim::Head      ? rh
+                           : d == ResultDim::BatchHead ? rb * q.heads + rh
+                                                       : rh * q.batchSize + rb);
+      toRegion.append({getAffineDimExpr(2, ctx), getAffineDimExpr(3, ctx),
+                       getAffineDimExpr(4, ctx)});
+      SmallVector<int64_t> regionSizes{q.batchSize, q.heads,
+                                       space.sizes[space.numBatch],
+                                       space.sizes[space.numBatch + 1],
+                                       space.sizes[space.numBatch + 2]};
+      std::string dropoutWhy;
+      IndexFunction f = buildDropoutFunction(
+          dropout->peel, getElementTypeOrSelf(m.probabilities.getType()),
+          toRegion, space.sizes, regionSizes, pv.op.getLoc(), dropoutWhy);
+      if (!f) {
+        why = "the probabilities' dropout is not a function of the "
+              "element's (batch, head, query, key) only: " +
+              dropoutWhy;
+        return failure();
+      }
+      AttentionDropout d{dropout->value, {}, std::move(f), dropout->peel.ops};
+      if (!batchDims.empty())
+        for (AffineExpr e : dropout->coords)
+          d.coords.push_back(
+              simplifyAffineExpr(e.replaceDims(batchDims), 5, 1));
+      m.dropout = std::move(d);
     }
   }
 
@@ -978,6 +925,101 @@ LogicalResult matchWithQuery(const QueryView &q, const Space &space,
 
 } // namespace
 
+SmallVector<int64_t> seqpar::valuesOverRanks(Value v) {
+  // The process-index ops `v` reads; each is enumerated over its grid.
+  SmallVector<Operation *> leaves;
+  SmallVector<int64_t> leafSizes;
+  SmallVector<Value> work{v};
+  llvm::DenseSet<Value> seen;
+  SymbolTableCollection symbols;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    Operation *def = x.getDefiningOp();
+    if (!def)
+      return {};
+    if (isa<shard::ProcessMultiIndexOp, shard::ProcessLinearIndexOp>(def)) {
+      if (llvm::is_contained(leaves, def))
+        continue;
+      FlatSymbolRefAttr gridName =
+          def->getAttrOfType<FlatSymbolRefAttr>("grid");
+      shard::GridOp grid = shard::getGridOrNull(def, gridName, symbols);
+      if (!grid || grid.getShape().empty() ||
+          llvm::any_of(grid.getShape(), [](int64_t n) { return n <= 0; }))
+        return {};
+      leaves.push_back(def);
+      int64_t points = 1;
+      for (int64_t n : grid.getShape())
+        if (n > 4096 || (points *= n) > 4096)
+          return {};
+      leafSizes.push_back(points);
+      continue;
+    }
+    if (matchPattern(x, m_Constant()))
+      continue;
+    if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
+             arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
+             arith::IndexCastOp>(def))
+      return {};
+    for (Value operand : def->getOperands())
+      work.push_back(operand);
+  }
+  if (leaves.size() != 1)
+    return {};
+  Operation *leaf = leaves[0];
+  shard::GridOp grid = shard::getGridOrNull(
+      leaf, leaf->getAttrOfType<FlatSymbolRefAttr>("grid"), symbols);
+  ArrayRef<int64_t> shape = grid.getShape();
+  SmallVector<int64_t> values;
+  for (int64_t linear = 0; linear < leafSizes[0]; ++linear) {
+    // Coordinates of world rank `linear`, row-major (docs/semantics.md §2).
+    SmallVector<int64_t> coords(shape.size());
+    int64_t rest = linear;
+    for (int64_t a = shape.size() - 1; a >= 0; --a) {
+      coords[a] = rest % shape[a];
+      rest /= shape[a];
+    }
+    llvm::DenseMap<Value, int64_t> known;
+    if (auto multi = dyn_cast<shard::ProcessMultiIndexOp>(leaf)) {
+      ArrayRef<int16_t> axes = multi.getAxes();
+      for (auto [k, result] : llvm::enumerate(multi.getResults()))
+        known[result] = coords[axes.empty() ? k : axes[k]];
+    } else {
+      known[leaf->getResult(0)] = linear;
+    }
+    std::function<std::optional<int64_t>(Value)> eval =
+        [&](Value x) -> std::optional<int64_t> {
+      if (auto it = known.find(x); it != known.end())
+        return it->second;
+      IntegerAttr c;
+      if (matchPattern(x, m_Constant(&c)))
+        return c.getInt();
+      Operation *def = x.getDefiningOp();
+      if (isa<arith::IndexCastOp>(def))
+        return eval(def->getOperand(0));
+      std::optional<int64_t> a = eval(def->getOperand(0)),
+                             b = eval(def->getOperand(1));
+      if (!a || !b)
+        return std::nullopt;
+      if (isa<arith::AddIOp>(def))
+        return *a + *b;
+      if (isa<arith::SubIOp>(def))
+        return *a - *b;
+      if (isa<arith::MulIOp>(def))
+        return *a * *b;
+      if (*b == 0 || *a < 0 || *b < 0)
+        return std::nullopt;
+      return isa<arith::RemUIOp, arith::RemSIOp>(def) ? *a % *b : *a / *b;
+    };
+    std::optional<int64_t> value = eval(v);
+    if (!value)
+      return {};
+    values.push_back(*value);
+  }
+  return values;
+}
+
 bool seqpar::isBatchedContraction(linalg::LinalgOp op,
                                   linalg::ContractionDimensions &result) {
   std::optional<Contraction> c = asContraction(op);
@@ -1048,6 +1090,7 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
   Space space{pvOp->getContext(), numBatch, {}};
   SmallVector<AffineExpr> loops, pCoords;
   Value logits;
+  std::optional<PendingDropout> dropout;
   unsigned pIndex = 0;
   for (; pIndex < 2 && !logits; ++pIndex) {
     unsigned queryLoop = pIndex == 0 ? pv->dims.m[0] : pv->dims.n[0];
@@ -1063,22 +1106,35 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
     loops[queryLoop] = space.i();
     loops[pv->dims.k[0]] = space.j();
     loops[dLoop] = space.e();
-    for (const TracedElement &te :
-         traceElement(pvOp.getDpsInputOperand(pIndex)->get(),
-                      operandCoords(pvOp, pIndex, loops), space.numDims())) {
-      auto type = dyn_cast<RankedTensorType>(te.value.getType());
+    // P, whose rows are the keys; or P' = P * m, a dropout of it.
+    auto isProbabilities = [&](Value v, ArrayRef<AffineExpr> coords) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
       bool rowIsKeys =
-          type && type.getRank() > 0 &&
-          space.same(te.coords.back(), space.j()) &&
+          type && type.getRank() > 0 && !coords.empty() &&
+          space.same(coords.back(), space.j()) &&
           type.getShape().back() == space.sizes[numBatch + 1] &&
-          llvm::none_of(ArrayRef(te.coords).drop_back(), [&](AffineExpr e) {
+          llvm::none_of(coords.drop_back(), [&](AffineExpr e) {
             return e.isFunctionOfDim(numBatch + 1);
           });
-      if (rowIsKeys && (logits = softmaxInput(te.value))) {
-        m.probabilities = te.value;
-        pCoords = te.coords;
-        break;
-      }
+      return rowIsKeys && softmaxInput(v);
+    };
+    Value pvInput = pvOp.getDpsInputOperand(pIndex)->get();
+    SmallVector<AffineExpr> pvInputCoords = operandCoords(pvOp, pIndex, loops);
+    FailureOr<PeeledDropout> peeled = failure();
+    if (isa<RankedTensorType>(pvInput.getType()))
+      peeled = peelDropout(pvInput, pvInputCoords, space.sizes,
+                           isProbabilities);
+    // P times a reduction is the backward's dS (dS . K), not a dropout.
+    if (succeeded(peeled) && !peeled->isIdentity() && readsReduction(*peeled))
+      peeled = failure();
+    if (succeeded(peeled)) {
+      logits = softmaxInput(peeled->base);
+      m.probabilities = peeled->base;
+      pCoords = peeled->baseCoords;
+      if (!peeled->isIdentity())
+        dropout = PendingDropout{std::move(*peeled), pvInput, pvInputCoords};
+      else
+        dropout.reset();
     }
     if (logits)
       break;
@@ -1091,6 +1147,13 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
   if (llvm::any_of(ranges, [](int64_t size) { return size < 1; })) {
     why = "P.V has an empty or dynamic loop (no query, key, head or head "
           "dim to attend over)";
+    return failure();
+  }
+
+  if (dropout &&
+      getElementTypeOrSelf(m.probabilities.getType()) !=
+          getElementTypeOrSelf(pvOp.getDpsInputOperand(pIndex)->get().getType())) {
+    why = "the dropout of the probabilities changes their element type";
     return failure();
   }
 
@@ -1154,7 +1217,8 @@ FailureOr<AttentionMatch> seqpar::matchAttention(linalg::LinalgOp pvOp,
     std::string qWhy;
     AttentionMatch candidate = m;
     if (failed(matchWithQuery(q, space, *pv, *qk, pIndex, qIndex, loops,
-                              qkLoops, pCoords, terms, candidate, qWhy))) {
+                              qkLoops, pCoords, terms, dropout, candidate,
+                              qWhy))) {
       if (firstWhy.empty())
         firstWhy = qWhy;
       continue;

@@ -14,13 +14,17 @@
 // h mod a_kv), and for TP's per-rank heads of a K/V that t does not divide,
 // the rank's heads of the tensor before the repeat. Masks are views of a
 // tensor with dims [b|1, a|1, s|1, t|1] in any order, or terms computed in
-// the body of the op that applies them. docs/context-parallelism.md,
+// the body of the op that applies them. Dropout between the softmax and P.V
+// (P' = P * m, m a function of positions only; DropoutMatch.h) is peeled
+// off and kept as the attention's dropout. docs/context-parallelism.md,
 // "Raising attention from other exporters".
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SEQPAR_ANALYSIS_ATTENTIONMATCH_H
 #define SEQPAR_ANALYSIS_ATTENTIONMATCH_H
+
+#include "seqpar/Analysis/IndexFunction.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -67,6 +71,20 @@ struct BodyMask {
   SmallVector<unsigned, 4> loops;
 };
 
+/// Dropout of the probabilities: P.V reads P' = P * m (DropoutMatch.h), m
+/// a function of the element's (batch, head, query, key) only.
+struct AttentionDropout {
+  /// P' as the program holds it (P.V's operand, or a tensor behind it) and
+  /// where P'[b, h, i, j] is in it, as `probabilityCoords` says P's.
+  Value value;
+  SmallVector<AffineExpr> coords;
+  /// m as a seqpar.attention dropout region, with the head offset it reads
+  /// (a TP rank's heads).
+  IndexFunction function;
+  /// The elementwise ops from P to P'.
+  SmallVector<Operation *> ops;
+};
+
 /// Where each dim of P.V's result comes from in attention's [b, a, s, d]
 /// result.
 enum class ResultDim { Batch, Head, Query, HeadDim, BatchHead, HeadBatch };
@@ -97,7 +115,16 @@ struct AttentionMatch {
   /// five dims (b, h, i, j, e) (e unused), h a query head; empty unless P.V's
   /// batch loops are b * a + h or (b, h).
   SmallVector<AffineExpr> probabilityCoords;
+  /// Set when P.V reads the probabilities through a dropout.
+  std::optional<AttentionDropout> dropout;
 };
+
+/// The values `v` takes on the ranks of its grid: `v` an index computed
+/// from shard.process_multi_index / process_linear_index of a static grid
+/// by constants and integer arithmetic (TP's slice offset of a rank's
+/// heads), one value per world rank in row-major order. Empty when it is
+/// anything else or the grid has more than 4096 ranks.
+SmallVector<int64_t> valuesOverRanks(Value v);
 
 /// A constant float, also through truncf/extf (exporters keep 1/sqrt(d) in
 /// f64 and truncate it in the body: the casts are applied), or an input of

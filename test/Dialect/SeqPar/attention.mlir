@@ -109,7 +109,8 @@ func.func @whole_backward_heads(%q: tensor<1x4x8x16xf32>, %k: tensor<1x3x8x16xf3
 func.func @whole_backward_out_grad(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %do: tensor<1x4x8x16xf16>) -> tensor<1x4x8x16xf32> {
   // The generic form: out_grad's type is the query's in the custom one.
   // expected-error @+1 {{all of {query, out, out_grad, query_grad} have same type}}
-  %dq, %dk, %dv = "seqpar.attention_backward"(%q, %k, %k, %q, %do) {scale = 0.125 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}
+  %dq, %dk, %dv = "seqpar.attention_backward"(%q, %k, %k, %q, %do) ({
+  }) {scale = 0.125 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}
       : (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf16>) -> (tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>)
   return %dq : tensor<1x4x8x16xf32>
 }

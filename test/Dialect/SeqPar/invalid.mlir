@@ -163,3 +163,63 @@ func.func @dropout_dynamic(%x: tensor<?xf32>, %seed: i64) -> tensor<?xf32> {
   %y = seqpar.dropout %x seed %seed {rate = 0.5 : f64, site = 0 : i64} : tensor<?xf32>
   return %y : tensor<?xf32>
 }
+
+// -----
+
+// Tests that an attention's dropout region takes the four index
+// coordinates (batch, head, query, key).
+func.func @dropout_arguments(%q: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{dropout region must take four index arguments (batch, head, query, key), got 2}}
+  %o = seqpar.attention %q, %q, %q {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+      dropout {
+      ^bb0(%i: index, %j: index):
+        %m = arith.constant 2.0 : f32
+        seqpar.yield %m : f32
+      }
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// Tests that the dropout region yields the multiplier in the query's
+// element type.
+func.func @dropout_type(%q: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{dropout region must end in seqpar.yield of the keep multiplier, of the query's element type 'f32'}}
+  %o = seqpar.attention %q, %q, %q {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+      dropout {
+      ^bb0(%b: index, %h: index, %i: index, %j: index):
+        %m = arith.constant 2.0 : f16
+        seqpar.yield %m : f16
+      }
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// Tests that the dropout region is a function of the coordinates only: no
+// side effects (a stateful generator would draw another mask per block).
+func.func @dropout_effects(%q: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{dropout region must be free of side effects (a function of the coordinates only), but holds 'memref.alloc'}}
+  %o = seqpar.attention %q, %q, %q {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+      dropout {
+      ^bb0(%b: index, %h: index, %i: index, %j: index):
+        %a = memref.alloc() : memref<f32>
+        %m = arith.constant 2.0 : f32
+        seqpar.yield %m : f32
+      }
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// Tests that head_offset (the op's first global head) needs a dropout
+// region, the only thing that reads it.
+func.func @head_offset_alone(%q: tensor<1x2x4x8xf32>, %h: index) -> tensor<1x2x4x8xf32> {
+  // expected-error @+1 {{head_offset requires a dropout region}}
+  %o = seqpar.attention %q, %q, %q head_offset(%h) {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}

@@ -47,3 +47,29 @@ shard.grid @grid(shape = 2) {sym_visibility = "private"}
 // CHECK-LABEL: func.func private @declaration
 // CHECK-SAME: seqpar.seq_dim = 0 : i64
 func.func private @declaration(tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, [[0]]>})
+
+// -----
+
+// Tests that the attention ops' dropout region and head_offset print back.
+// CHECK-LABEL: func.func @attention_dropout
+// CHECK: seqpar.attention %arg0, %arg0, %arg0 head_offset(%arg1) {scale = 1.000000e+00 : f32} : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32> dropout {
+// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK: seqpar.yield %{{.*}} : f32
+// CHECK: seqpar.attention_backward {{.*}} head_offset(%arg1) {{.*}} dropout {
+func.func @attention_dropout(%q: tensor<1x2x4x8xf32>, %h: index) -> (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) {
+  %o = seqpar.attention %q, %q, %q head_offset(%h) {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+      dropout {
+      ^bb0(%b: index, %hh: index, %i: index, %j: index):
+        %m = arith.constant 2.0 : f32
+        seqpar.yield %m : f32
+      }
+  %dq, %dk, %dv = seqpar.attention_backward %q, %q, %q, %o, %q head_offset(%h) {scale = 1.0 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+      dropout {
+      ^bb0(%b: index, %hh: index, %i: index, %j: index):
+        %m = arith.constant 2.0 : f32
+        seqpar.yield %m : f32
+      }
+  return %o, %dq : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+}

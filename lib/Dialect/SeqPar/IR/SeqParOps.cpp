@@ -4,7 +4,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -98,6 +100,42 @@ static LogicalResult verifyMask(Operation *op, Value mask, RankedTensorType q,
   return success();
 }
 
+/// The attention ops' dropout: an empty region, or one block of four index
+/// arguments (batch, head, query, key) ending in seqpar.yield of the
+/// multiplier in the query's element type, with no side effects inside;
+/// `head_offset` only with a region.
+static LogicalResult verifyDropout(Operation *op, Region &dropout,
+                                   Value headOffset, RankedTensorType q) {
+  if (dropout.empty()) {
+    if (headOffset)
+      return op->emitOpError() << "head_offset requires a dropout region";
+    return success();
+  }
+  Block &body = dropout.front();
+  if (body.getNumArguments() != 4 ||
+      llvm::any_of(body.getArgumentTypes(),
+                   [](Type t) { return !t.isIndex(); }))
+    return op->emitOpError()
+           << "dropout region must take four index arguments (batch, head, "
+              "query, key), got "
+           << body.getNumArguments();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValue().getType() != q.getElementType())
+    return op->emitOpError()
+           << "dropout region must end in seqpar.yield of the keep "
+              "multiplier, of the query's element type "
+           << q.getElementType();
+  WalkResult effects = dropout.walk([&](Operation *nested) {
+    if (isMemoryEffectFree(nested))
+      return WalkResult::advance();
+    op->emitOpError() << "dropout region must be free of side effects (a "
+                         "function of the coordinates only), but holds '"
+                      << nested->getName() << "'";
+    return WalkResult::interrupt();
+  });
+  return failure(effects.wasInterrupted());
+}
+
 /// seqpar.attention's checks, shared by its backward: operands, causality
 /// (s = s_kv) and the mask; `result` is the output (or query gradient).
 static LogicalResult verifyWholeAttention(Operation *op, Value query,
@@ -120,14 +158,20 @@ static LogicalResult verifyWholeAttention(Operation *op, Value query,
 }
 
 LogicalResult AttentionOp::verify() {
-  return verifyWholeAttention(*this, getQuery(), getKey(), getValue(),
-                              getResult(), getMask(), getCausal());
+  if (failed(verifyWholeAttention(*this, getQuery(), getKey(), getValue(),
+                                  getResult(), getMask(), getCausal())))
+    return failure();
+  return verifyDropout(*this, getDropout(), getHeadOffset(),
+                       cast<RankedTensorType>(getQuery().getType()));
 }
 
 LogicalResult AttentionBackwardOp::verify() {
   // The AllTypesMatch constraints tie out, out_grad and the gradients.
-  return verifyWholeAttention(*this, getQuery(), getKey(), getValue(),
-                              getQueryGrad(), getMask(), getCausal());
+  if (failed(verifyWholeAttention(*this, getQuery(), getKey(), getValue(),
+                                  getQueryGrad(), getMask(), getCausal())))
+    return failure();
+  return verifyDropout(*this, getDropout(), getHeadOffset(),
+                       cast<RankedTensorType>(getQuery().getType()));
 }
 
 /// f32 [b, a, s] for a query [b, a, s, d].
@@ -173,10 +217,12 @@ static LogicalResult verifyBlockOperands(Operation *op, Value query, Value key,
 
 LogicalResult AttentionBlockOp::verify() {
   if (failed(verifyAttentionOperands(*this, getQuery(), getKey(), getValue(),
-                                     getOut(), /*f32Result=*/true)))
+                                     getOut(), /*f32Result=*/true)) ||
+      failed(verifyBlockOperands(*this, getQuery(), getKey(), getQPositions(),
+                                 getKvPositions(), getRowMax(), getMask())))
     return failure();
-  return verifyBlockOperands(*this, getQuery(), getKey(), getQPositions(),
-                             getKvPositions(), getRowMax(), getMask());
+  return verifyDropout(*this, getDropout(), getHeadOffset(),
+                       cast<RankedTensorType>(getQuery().getType()));
 }
 
 LogicalResult AttentionBlockBackwardOp::verify() {
@@ -197,7 +243,7 @@ LogicalResult AttentionBlockBackwardOp::verify() {
   if (getKeyGrad().getType() != k.clone(f32))
     return emitOpError() << "key_grad and value_grad must be " << k.clone(f32)
                          << ", got " << getKeyGrad().getType();
-  return success();
+  return verifyDropout(*this, getDropout(), getHeadOffset(), q);
 }
 
 LogicalResult AttentionMergeOp::verify() {
@@ -210,6 +256,18 @@ LogicalResult AttentionMergeOp::verify() {
                             "out, got "
                          << getMaxA().getType();
   return success();
+}
+
+void mlir::seqpar::cloneAttentionDropout(Region &from, Region &to) {
+  IRMapping mapping;
+  from.cloneInto(&to, mapping);
+}
+
+bool mlir::seqpar::sameAttentionDropout(Region &a, Region &b) {
+  if (a.empty() || b.empty())
+    return a.empty() && b.empty();
+  return OperationEquivalence::isRegionEquivalentTo(
+      &a, &b, OperationEquivalence::IgnoreLocations);
 }
 
 #define GET_OP_CLASSES

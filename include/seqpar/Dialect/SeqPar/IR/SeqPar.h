@@ -38,6 +38,16 @@ ShardingAttr getArgSharding(FunctionOpInterface func, unsigned argIndex);
 /// or null when absent.
 ShardingAttr getResultSharding(FunctionOpInterface func, unsigned resultIndex);
 
+/// The attention ops' dropout (seqpar.attention, attention_backward,
+/// attention_block, attention_block_backward: a region of the global
+/// (batch, head, query, key) coordinates yielding the keep multiplier, and
+/// the global index of the op's first head). Copies the region `from` into
+/// the empty region `to`; nothing when `from` is empty.
+void cloneAttentionDropout(Region &from, Region &to);
+/// True when dropout regions `a` and `b` compute the same function the same
+/// way (op by op, locations ignored); two empty regions are the same.
+bool sameAttentionDropout(Region &a, Region &b);
+
 /// Checks `sharding` against the grid it names (looked up from `from`) and
 /// the per-rank `type`. Reports through `emitError` and fails on violation.
 LogicalResult verifyShardingForValue(ShardingAttr sharding, Type type,

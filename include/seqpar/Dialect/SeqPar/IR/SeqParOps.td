@@ -11,6 +11,31 @@ include "mlir/IR/OpBase.td"
 class SeqPar_Op<string mnemonic, list<Trait> traits = []>
     : Op<SeqPar_Dialect, mnemonic, traits>;
 
+// The attention ops' optional dropout of the probabilities: a region of
+// the element's global (batch, head, query, key) coordinates yielding its
+// keep multiplier, and the global index of the op's first query head.
+defvar SeqPar_AttentionDropoutDoc = [{
+
+    Dropout of the probabilities (optional): with a non-empty `dropout`
+    region, P is replaced by `P'[b, h, i, j] = P[b, h, i, j] *
+    m(b, head_offset + h, qpos(i), kpos(j))`, where `m` is the region, a
+    function of the element's *global* coordinates: four `index`
+    arguments (batch, query head, query position, key position) and a
+    `seqpar.yield` of the keep multiplier in the query's element type
+    (0 for a dropped element, 1/(1-p) for a kept one; any value is
+    allowed). `head_offset` (default 0) is the global index of the op's
+    first query head (a TP rank holds heads [head_offset, head_offset +
+    a)); qpos and kpos are the positions (0.. for the whole attention, the
+    position operands for a block). The region is isolated from above and
+    free of side effects, so the mask depends on nothing but the
+    coordinates: every block of a distributed attention, forward or
+    backward, evaluates it at its own global coordinates and draws exactly
+    the single-device mask, and a backward regenerates it rather than
+    keeping it (nothing [b, a, s, s] is saved; the trap of a ring
+    backward drawing another mask). The row statistics (max, sum, LSE) are
+    those of P, not P'. docs/semantics.md §4.8.
+}];
+
 def SeqPar_DropoutOp : SeqPar_Op<"dropout", [
     Pure, AllTypesMatch<["input", "result"]>]> {
   let summary = "Dropout whose mask is keyed by global element position";
@@ -66,7 +91,8 @@ def SeqPar_DropoutOp : SeqPar_Op<"dropout", [
   let hasVerifier = 1;
 }
 
-def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure]> {
+def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure,
+    AttrSizedOperandSegments, IsolatedFromAbove]> {
   let summary = "Scaled dot-product attention with GQA, causal flag or mask";
   let description = [{
     `result[b, h, i, :] = sum_j P[b, h, i, j] * value[b, h / r, j, :]` with
@@ -91,30 +117,65 @@ def SeqPar_AttentionOp : SeqPar_Op<"attention", [Pure]> {
     equal to [b, a, s, s_kv]'s or 1 (broadcast). Element types are the same
     floating-point type.
 
+    Constraints:
+    * query [b, a, s, d], key and value [b, a_kv, s_kv, d], static shapes,
+      a_kv divides a, one floating-point element type; the result is the
+      query's type; with `causal`, s = s_kv;
+    * the mask, if any, has the query's element type and broadcasts to
+      [b, a, s, s_kv];
+    * with a `dropout` region: one block of four `index` arguments, ending
+      in `seqpar.yield` of one value of the query's element type, and no
+      op in it with side effects; `head_offset` only with a `dropout`
+      region.
+
     Example (causal GQA, 8 query heads, 2 KV heads):
     ```mlir
     %o = seqpar.attention %q, %k, %v {causal, scale = 0.125 : f32}
         : tensor<2x8x16x64xf32>, tensor<2x2x16x64xf32>, tensor<2x2x16x64xf32>
         -> tensor<2x8x16x64xf32>
     ```
-  }];
+
+    Example (dropout keeping the elements whose key is even, heads 4.. of
+    a TP rank):
+    ```mlir
+    %o = seqpar.attention %q, %k, %v head_offset(%c4) {scale = 0.125 : f32}
+        : tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>, tensor<2x4x16x64xf32>
+        -> tensor<2x4x16x64xf32>
+        dropout {
+        ^bb0(%b: index, %h: index, %i: index, %j: index):
+          %c2 = arith.constant 2 : index
+          %c0 = arith.constant 0 : index
+          %r = arith.remui %j, %c2 : index
+          %keep = arith.cmpi eq, %r, %c0 : index
+          %two = arith.constant 2.0 : f32
+          %zero = arith.constant 0.0 : f32
+          %m = arith.select %keep, %two, %zero : f32
+          seqpar.yield %m : f32
+        }
+    ```
+  }] # SeqPar_AttentionDropoutDoc;
   let arguments = (ins
     AnyRankedTensor:$query,
     AnyRankedTensor:$key,
     AnyRankedTensor:$value,
     Optional<AnyRankedTensor>:$mask,
+    Optional<Index>:$head_offset,
     F32Attr:$scale,
     UnitAttr:$causal
   );
   let results = (outs AnyRankedTensor:$result);
+  let regions = (region MaxSizedRegion<1>:$dropout);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`head_offset` `(` $head_offset^ `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+    (`dropout` $dropout^)?
   }];
   let hasVerifier = 1;
 }
 
 def SeqPar_AttentionBackwardOp : SeqPar_Op<"attention_backward", [Pure,
+    AttrSizedOperandSegments, IsolatedFromAbove,
     AllTypesMatch<["query", "out", "out_grad", "query_grad"]>,
     AllTypesMatch<["key", "key_grad", "value_grad"]>]> {
   let summary = "Gradients of seqpar.attention: dQ, dK, dV from its out and out_grad";
@@ -135,10 +196,16 @@ def SeqPar_AttentionBackwardOp : SeqPar_Op<"attention_backward", [Pure,
     `seqpar.attention_block_backward` using the forward's LSE;
     `seqpar-decompose-attention` lowers it to linalg (recomputing the LSE).
 
-    Shapes as `seqpar.attention`'s: query, out, out_grad and query_grad
-    [b, a, s, d]; key, value, key_grad and value_grad [b, a_kv, s_kv, d];
-    one floating-point element type; the gradients are computed in f32 and
-    rounded once.
+    With dropout (below), P' = P * m replaces P in the products with dO:
+    `dV = P'^T . dO`, `dP = m * (dO . V^T)`, and `out` must be the
+    attention's result with the same dropout (rowsum(dP * P) is computed
+    as rowsum(dO * out)).
+
+    Constraints: shapes as `seqpar.attention`'s: query, out, out_grad and
+    query_grad [b, a, s, d]; key, value, key_grad and value_grad
+    [b, a_kv, s_kv, d]; one floating-point element type; the gradients
+    are computed in f32 and rounded once; mask and dropout as
+    `seqpar.attention`'s.
 
     Example (causal GQA, 4 query heads on 2 KV heads):
     ```mlir
@@ -147,7 +214,7 @@ def SeqPar_AttentionBackwardOp : SeqPar_Op<"attention_backward", [Pure,
         : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>
         -> tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
     ```
-  }];
+  }] # SeqPar_AttentionDropoutDoc;
   let arguments = (ins
     AnyRankedTensor:$query,
     AnyRankedTensor:$key,
@@ -155,21 +222,26 @@ def SeqPar_AttentionBackwardOp : SeqPar_Op<"attention_backward", [Pure,
     AnyRankedTensor:$out,
     AnyRankedTensor:$out_grad,
     Optional<AnyRankedTensor>:$mask,
+    Optional<Index>:$head_offset,
     F32Attr:$scale,
     UnitAttr:$causal
   );
+  let regions = (region MaxSizedRegion<1>:$dropout);
   let results = (outs AnyRankedTensor:$query_grad, AnyRankedTensor:$key_grad,
                       AnyRankedTensor:$value_grad);
   let assemblyFormat = [{
     $query `,` $key `,` $value `,` $out `,` $out_grad
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`head_offset` `(` $head_offset^ `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `->`
     type($query_grad) `,` type($key_grad)
+    (`dropout` $dropout^)?
   }];
   let hasVerifier = 1;
 }
 
 def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
+    AttrSizedOperandSegments, IsolatedFromAbove,
     AllTypesMatch<["row_max", "row_sum"]>]> {
   let summary = "Attention of a query block against one key/value block, with its LSE in two parts";
   let description = [{
@@ -201,7 +273,15 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
     * out is f32 [b, a, s, d] (the products accumulate and the merge runs
       in f32); row_max and row_sum are f32 [b, a, s];
     * the mask, if any, has the query's element type and broadcasts to
-      [b, a, s, s_kv].
+      [b, a, s, s_kv];
+    * with a `dropout` region: one block of four `index` arguments, ending
+      in `seqpar.yield` of one value of the query's element type, and no
+      op in it with side effects; `head_offset` only with a `dropout`
+      region.
+
+    With dropout, `out` is the block's P' (below; P normalised over the
+    block) times V, while row_max and row_sum stay P's statistics, so
+    `seqpar.attention_merge` combines blocks exactly as without it.
 
     Example (one ring step of causal GQA, 4 query heads on 2 KV heads):
     ```mlir
@@ -210,7 +290,7 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
         : tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>,
           tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x4x8xf32>
     ```
-  }];
+  }] # SeqPar_AttentionDropoutDoc;
   let arguments = (ins
     AnyRankedTensor:$query,
     AnyRankedTensor:$key,
@@ -218,21 +298,26 @@ def SeqPar_AttentionBlockOp : SeqPar_Op<"attention_block", [Pure,
     AnyRankedTensor:$q_positions,
     AnyRankedTensor:$kv_positions,
     Optional<AnyRankedTensor>:$mask,
+    Optional<Index>:$head_offset,
     F32Attr:$scale,
     UnitAttr:$causal
   );
+  let regions = (region MaxSizedRegion<1>:$dropout);
   let results = (outs AnyRankedTensor:$out, AnyRankedTensor:$row_max,
                       AnyRankedTensor:$row_sum);
   let assemblyFormat = [{
     $query `,` $key `,` $value `positions` `(` $q_positions `,` $kv_positions `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`head_offset` `(` $head_offset^ `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
     type($q_positions) `,` type($kv_positions) `->` type($out) `,` type($row_max)
+    (`dropout` $dropout^)?
   }];
   let hasVerifier = 1;
 }
 
 def SeqPar_AttentionBlockBackwardOp : SeqPar_Op<"attention_block_backward", [Pure,
+    AttrSizedOperandSegments, IsolatedFromAbove,
     AllTypesMatch<["row_max", "row_sum"]>, AllTypesMatch<["key_grad", "value_grad"]>]> {
   let summary = "Gradients of a query block's attention against one key/value block, from the rows' global LSE";
   let description = [{
@@ -271,7 +356,7 @@ def SeqPar_AttentionBlockBackwardOp : SeqPar_Op<"attention_block_backward", [Pur
           tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8xf32>,
           tensor<8xindex>, tensor<8xindex> -> tensor<1x4x8x16xf32>, tensor<1x2x8x16xf32>
     ```
-  }];
+  }] # SeqPar_AttentionDropoutDoc;
   let arguments = (ins
     AnyRankedTensor:$query,
     AnyRankedTensor:$key,
@@ -283,19 +368,23 @@ def SeqPar_AttentionBlockBackwardOp : SeqPar_Op<"attention_block_backward", [Pur
     AnyRankedTensor:$q_positions,
     AnyRankedTensor:$kv_positions,
     Optional<AnyRankedTensor>:$mask,
+    Optional<Index>:$head_offset,
     F32Attr:$scale,
     UnitAttr:$causal
   );
+  let regions = (region MaxSizedRegion<1>:$dropout);
   let results = (outs AnyRankedTensor:$query_grad, AnyRankedTensor:$key_grad,
                       AnyRankedTensor:$value_grad);
   let assemblyFormat = [{
     $query `,` $key `,` $value `,` $out_grad `,` $out `,` $row_max `,` $row_sum
     `positions` `(` $q_positions `,` $kv_positions `)`
     (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`head_offset` `(` $head_offset^ `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value) `,`
     type($out_grad) `,` type($out) `,` type($row_max) `,`
     type($q_positions) `,` type($kv_positions) `->` type($query_grad) `,`
     type($key_grad)
+    (`dropout` $dropout^)?
   }];
   let hasVerifier = 1;
 }
@@ -341,6 +430,24 @@ def SeqPar_AttentionMergeOp : SeqPar_Op<"attention_merge", [Pure,
     attr-dict `:` type($out_a) `,` type($max_a)
   }];
   let hasVerifier = 1;
+}
+
+def SeqPar_YieldOp : SeqPar_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["AttentionOp", "AttentionBackwardOp", "AttentionBlockOp",
+                 "AttentionBlockBackwardOp"]>]> {
+  let summary = "Yields an attention dropout region's keep multiplier";
+  let description = [{
+    Ends the `dropout` region of an attention op with the multiplier of
+    the probability at the region's (batch, head, query, key) coordinates
+    (see `seqpar.attention`).
+
+    Example:
+    ```mlir
+    seqpar.yield %m : f32
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
 include "seqpar/Dialect/SeqPar/IR/SeqParCollectives.td"

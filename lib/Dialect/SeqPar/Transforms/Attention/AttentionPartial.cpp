@@ -86,7 +86,8 @@ AttentionBlockOp mlir::seqpar::buildAttentionAsBlock(AttentionOp op) {
   auto block = AttentionBlockOp::create(
       b, loc, q.clone(b.getF32Type()), rowType, rowType, op.getQuery(),
       op.getKey(), op.getValue(), qPositions, kvPositions, op.getMask(),
-      op.getScaleAttr(), op.getCausalAttr());
+      op.getHeadOffset(), op.getScaleAttr(), op.getCausalAttr());
+  cloneAttentionDropout(op.getDropout(), block.getDropout());
   Value out = buildAttentionResult(b, loc, AttentionPartial::of(block),
                                    q.getElementType());
   op.getResult().replaceAllUsesWith(out);
@@ -108,13 +109,16 @@ mlir::seqpar::buildAttentionBackwardAsBlocks(AttentionBackwardOp op) {
                           : iota(b, loc, k.getDimSize(2));
   auto stats = AttentionBlockOp::create(
       b, loc, q.clone(f32), rowType, rowType, op.getQuery(), op.getKey(),
-      op.getValue(), qPositions, kvPositions, op.getMask(), op.getScaleAttr(),
-      op.getCausalAttr());
+      op.getValue(), qPositions, kvPositions, op.getMask(),
+      /*head_offset=*/Value(), op.getScaleAttr(), op.getCausalAttr());
+  // The statistics are P's with dropout too: only the backward block
+  // regenerates the mask.
   auto grads = AttentionBlockBackwardOp::create(
       b, loc, q.clone(f32), k.clone(f32), k.clone(f32), op.getQuery(),
       op.getKey(), op.getValue(), op.getOutGrad(), op.getOut(),
       stats.getRowMax(), stats.getRowSum(), qPositions, kvPositions,
-      op.getMask(), op.getScaleAttr(), op.getCausalAttr());
+      op.getMask(), op.getHeadOffset(), op.getScaleAttr(), op.getCausalAttr());
+  cloneAttentionDropout(op.getDropout(), grads.getDropout());
   for (auto [result, grad] : llvm::zip(op.getResults(), grads.getResults()))
     result.replaceAllUsesWith(
         grad.getType() == result.getType()

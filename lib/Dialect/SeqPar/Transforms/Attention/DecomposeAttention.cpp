@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
@@ -215,6 +216,48 @@ BlockLogits blockLogits(OpBuilder &b, Location loc, Value query, Value key,
   return logits;
 }
 
+/// Inside a generic over a block's [b, a, s, t] (loops d0..d3): the dropout
+/// multiplier of the element, in f32: the op's dropout region inlined at
+/// (d0, headOffset + d1, qPosition, kvPosition), the positions the block's
+/// (docs/semantics.md §4.8).
+Value emitDropoutMultiplier(OpBuilder &b, Location loc, Region &dropout,
+                            Value headOffset, Value qPosition,
+                            Value kvPosition) {
+  Block &body = dropout.front();
+  Value head = linalg::IndexOp::create(b, loc, 1);
+  if (headOffset)
+    head = arith::AddIOp::create(b, loc, head, headOffset);
+  IRMapping mapping;
+  mapping.map(body.getArguments(),
+              ValueRange{linalg::IndexOp::create(b, loc, 0).getResult(), head,
+                         qPosition, kvPosition});
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  Value m = mapping.lookupOrDefault(
+      cast<YieldOp>(body.getTerminator()).getValue());
+  return widen(b, loc, m, b.getF32Type());
+}
+
+/// x[b, h, i, j] * m(b, h, i, j) over a block's [b, a, s, t] (f32), m the
+/// dropout multiplier at the positions `qPositions` and `kvPositions`.
+Value applyDropout(OpBuilder &b, Location loc, Value x, Region &dropout,
+                   Value headOffset, Value qPositions, Value kvPositions) {
+  MLIRContext *ctx = b.getContext();
+  AffineMap id4 = AffineMap::getMultiDimIdentityMap(4, ctx);
+  auto type = cast<RankedTensorType>(x.getType());
+  return generic(
+      b, loc, {x, qPositions, kvPositions},
+      {id4, AffineMap::get(4, 0, {getAffineDimExpr(2, ctx)}, ctx),
+       AffineMap::get(4, 0, {getAffineDimExpr(3, ctx)}, ctx), id4},
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType()),
+      4, false, [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+        return arith::MulFOp::create(
+            nb, nl, args[0],
+            emitDropoutMultiplier(nb, nl, dropout, headOffset, args[1],
+                                  args[2]));
+      });
+}
+
 /// `logits`' inputs and maps followed by `inputs` and `maps`.
 std::pair<SmallVector<Value>, SmallVector<AffineMap>>
 withLogits(const BlockLogits &logits, ArrayRef<Value> inputs,
@@ -319,9 +362,15 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
                            return arith::AddFOp::create(nb, nl, x[0], x[1]);
                          });
     sums = splitKeyReduction(rewriter, sums);
+    // Dropout scales E, not its row sums: out = (E * m) . V / sum.
+    Value kept = exps;
+    if (!op.getDropout().empty())
+      kept = applyDropout(rewriter, loc, exps, op.getDropout(),
+                          op.getHeadOffset(), op.getQPositions(),
+                          op.getKvPositions());
     // out = (E . V) / sum (0 for an empty row, whose E is 0).
     Value weighted =
-        headContraction(rewriter, loc, exps, op.getValue(), /*keys=*/false);
+        headContraction(rewriter, loc, kept, op.getValue(), /*keys=*/false);
     auto outType = cast<RankedTensorType>(weighted.getType());
     Value out = generic(
         rewriter, loc, {weighted, sums}, {id4, row4, id4},
@@ -426,9 +475,19 @@ struct DecomposeAttentionBlockBackwardPattern
                                             widen(nb, nl, x[1], f32));
                   return arith::AddFOp::create(nb, nl, x[2], prod);
                 });
-    // dS = scale * P * (dO . V^T - D).
+    // dS = scale * P * (dO . V^T - D); with dropout, dV = (P * m)^T . dO
+    // and dS = scale * P * (m * dO . V^T - D), m regenerated here.
     Value probGrads = headContraction(rewriter, loc, op.getOutGrad(),
                                       op.getValue(), /*keys=*/true);
+    Value keptProbs = probs;
+    if (!op.getDropout().empty()) {
+      keptProbs = applyDropout(rewriter, loc, probs, op.getDropout(),
+                               op.getHeadOffset(), op.getQPositions(),
+                               op.getKvPositions());
+      probGrads = applyDropout(rewriter, loc, probGrads, op.getDropout(),
+                               op.getHeadOffset(), op.getQPositions(),
+                               op.getKvPositions());
+    }
     Value scoreGrads = generic(
         rewriter, loc, {probs, probGrads, rowDot}, {id4, id4, row4, id4},
         empty4(), 4, false,
@@ -442,7 +501,7 @@ struct DecomposeAttentionBlockBackwardPattern
     Value keyGrad =
         groupContraction(rewriter, loc, scoreGrads, op.getQuery(), kvHeads);
     Value valueGrad =
-        groupContraction(rewriter, loc, probs, op.getOutGrad(), kvHeads);
+        groupContraction(rewriter, loc, keptProbs, op.getOutGrad(), kvHeads);
     rewriter.replaceOp(op, {queryGrad, keyGrad, valueGrad});
     return success();
   }

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -501,7 +502,10 @@ void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
       b, loc, attention.getQuery().getType(), attention.getKey().getType(),
       attention.getKey().getType(), attention.getQuery(), attention.getKey(),
       attention.getValue(), attention.getResult(), outGrad,
-      attention.getMask(), attention.getScaleAttr(), attention.getCausalAttr());
+      attention.getMask(), attention.getHeadOffset(), attention.getScaleAttr(),
+      attention.getCausalAttr());
+  // The matcher proved the backward's mask the forward's function.
+  cloneAttentionDropout(attention.getDropout(), op.getDropout());
   for (const AttentionGradProduct &product : backward.products) {
     Value grad = product.grad == AttentionGradProduct::Grad::Query ? op.getQueryGrad()
                  : product.grad == AttentionGradProduct::Grad::Key ? op.getKeyGrad()
@@ -538,6 +542,7 @@ void RaiseAttentionPass::runOnOperation() {
       candidates.push_back(op);
   });
   OpBuilder b(&getContext());
+  DominanceInfo dominance(getOperation());
   llvm::DenseSet<Value> raisedSoftmax;
   // Softmaxes whose P.V product was found but not raised, and why.
   llvm::DenseMap<Value, std::string> unraised;
@@ -567,6 +572,19 @@ void RaiseAttentionPass::runOnOperation() {
       if (bad.empty() && heads->offset && !emittable(heads->start))
         bad = "the rank's first K/V head is not computable from its slice "
               "offset";
+    // The dropout's head is the global one: the rank's offset must be
+    // computable where the attention is built.
+    if (bad.empty() && m->dropout) {
+      const IndexFunction &f = m->dropout->function;
+      if (m->kvTiled)
+        bad = "the probabilities' dropout is keyed by heads that K/V tiling "
+              "renumbers (query head h reads K/V head h mod a_kv)";
+      else if (f.offsetSymbol &&
+               (!emittable(f.headOffset) ||
+                !dominance.properlyDominates(f.offsetSymbol, pv)))
+        bad = "the rank's head offset the dropout reads is not computable "
+              "where the attention is built";
+    }
     if (!bad.empty()) {
       refuse(bad);
       continue;
@@ -638,10 +656,16 @@ void RaiseAttentionPass::runOnOperation() {
       if (mask)
         mask = regroupHeads(b, loc, mask, kvHeads, false);
     }
+    Value headOffset;
+    if (m->dropout && m->dropout->function.offsetSymbol)
+      headOffset = emitIndexExpr(b, loc, m->dropout->function.headOffset,
+                                 m->dropout->function.offsetSymbol);
     auto attention = AttentionOp::create(
-        b, loc, qType, query, key, value, mask,
+        b, loc, qType, query, key, value, mask, headOffset,
         b.getF32FloatAttr(static_cast<float>(m->scale)),
         m->causal ? b.getUnitAttr() : nullptr);
+    if (m->dropout)
+      attention.getDropout().takeBody(*m->dropout->function.region);
     Value result = attention.getResult();
     if (backwardMatch)
       raiseBackward(b, attention, *backwardMatch);

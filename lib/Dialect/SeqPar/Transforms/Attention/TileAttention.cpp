@@ -72,9 +72,12 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
         if (tileMask &&
             cast<RankedTensorType>(tileMask.getType()).getDimSize(3) != 1)
           tileMask = slice(tileMask, 3);
+        // The tile's positions key its dropout: the whole block's mask.
         auto part = AttentionBlockOp::create(
             nb, nloc, outType, rowType, rowType, query, k, v, qPositions,
-            kvPos, tileMask, op.getScaleAttr(), op.getCausalAttr());
+            kvPos, tileMask, op.getHeadOffset(), op.getScaleAttr(),
+            op.getCausalAttr());
+        cloneAttentionDropout(op.getDropout(), part.getDropout());
         AttentionPartial merged = buildAttentionMerge(
             nb, nloc, AttentionPartial::of(acc), AttentionPartial::of(part));
         scf::YieldOp::create(nb, nloc, merged.values());
@@ -224,7 +227,10 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
                   kb, kl, cast<RankedTensorType>(inner[0].getType()),
                   kType.clone(kb.getF32Type()), kType.clone(kb.getF32Type()),
                   query, key, value, outGrad, out, rowMax, rowSum, qPositions,
-                  kvPositions, tileMask, op.getScaleAttr(), op.getCausalAttr());
+                  kvPositions, tileMask, op.getHeadOffset(), op.getScaleAttr(),
+                  op.getCausalAttr());
+              // The tile's global positions key its dropout: the block's.
+              cloneAttentionDropout(op.getDropout(), part.getDropout());
               auto accumulate = [&](Value whole, Value piece) {
                 Value sum = add(kb, kl, colsOf(whole, 2), piece);
                 return insertAlong(kb, kl, sum, whole, 2, k0);

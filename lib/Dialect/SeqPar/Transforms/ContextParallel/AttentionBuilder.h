@@ -27,14 +27,15 @@ namespace mlir::seqpar {
 class AttentionBuilder {
 public:
   AttentionBuilder(Operation *op, Value query, Value key, Value value,
-                   Value mask, FloatAttr scale, bool causal,
-                   SequenceShardBuilder &shards,
+                   Value mask, FloatAttr scale, bool causal, Region &dropout,
+                   Value headOffset, SequenceShardBuilder &shards,
                    DistributedAttentionStats &stats);
   AttentionBuilder(AttentionOp op, SequenceShardBuilder &shards,
                    DistributedAttentionStats &stats)
       : AttentionBuilder(op, op.getQuery(), op.getKey(), op.getValue(),
                          op.getMask(), op.getScaleAttr(), op.getCausal(),
-                         shards, stats) {}
+                         op.getDropout(), op.getHeadOffset(), shards, stats) {
+  }
 
   /// The layout of `strategy` (none for all-gather-KV): ring over the
   /// builder's axes, Ulysses over them, or hybrid over [ring, Ulysses].
@@ -181,6 +182,10 @@ private:
   Value query, key, value, mask;
   FloatAttr scale;
   bool causal;
+  /// The attention's dropout region (maybe empty), which every block
+  /// clones, and the global index of the attention's first head.
+  Region *dropout;
+  Value headOffset;
   SequenceShardBuilder &shards;
   DistributedAttentionStats &stats;
   OpBuilder b;
@@ -188,6 +193,9 @@ private:
   int64_t numRanks;
   int64_t localLen;
   Value maskHeadOffset;
+  /// The blocks' head_offset: the attention's, plus the first head of the
+  /// rank's Ulysses chunk.
+  Value blockHeadOffset;
   std::optional<unsigned> ringAxis, ulyssesAxis;
   int64_t ringRanks = 1, ulyssesRanks = 1;
   Value ringRank;

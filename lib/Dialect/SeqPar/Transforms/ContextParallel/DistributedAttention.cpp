@@ -64,9 +64,12 @@ std::string mlir::seqpar::whyNotDistributable(AttentionBackwardOp op,
       forward.getValue() != op.getValue() ||
       forward.getMask() != op.getMask() ||
       forward.getScaleAttr() != op.getScaleAttr() ||
-      forward.getCausal() != op.getCausal())
-    return "is an attention backward whose query, key, value, mask, scale or "
-           "causal flag differ from the attention whose out it reads";
+      forward.getCausal() != op.getCausal() ||
+      forward.getHeadOffset() != op.getHeadOffset() ||
+      !sameAttentionDropout(forward.getDropout(), op.getDropout()))
+    return "is an attention backward whose query, key, value, mask, scale, "
+           "causal flag or dropout differ from the attention whose out it "
+           "reads";
   std::optional<StridedDim> seq = analysis.getSeqDim(op.getOutGrad());
   if (!sharded.contains(op.getOutGrad()) || !seq || seq->dim != 2 ||
       seq->inner != 1)
@@ -90,12 +93,16 @@ LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op, int64_t numRanks,
 
 AttentionBuilder::AttentionBuilder(Operation *op, Value query, Value key,
                                    Value value, Value mask, FloatAttr scale,
-                                   bool causal, SequenceShardBuilder &shards,
+                                   bool causal, Region &dropout,
+                                   Value headOffset,
+                                   SequenceShardBuilder &shards,
                                    DistributedAttentionStats &stats)
     : op(op), query(query), key(key), value(value), mask(mask), scale(scale),
-      causal(causal), shards(shards), stats(stats), b(op), loc(op->getLoc()),
+      causal(causal), dropout(&dropout), headOffset(headOffset),
+      shards(shards), stats(stats), b(op), loc(op->getLoc()),
       numRanks(shards.getNumRanks()),
-      localLen(cast<RankedTensorType>(query.getType()).getDimSize(2)) {}
+      localLen(cast<RankedTensorType>(query.getType()).getDimSize(2)),
+      blockHeadOffset(headOffset) {}
 
 void AttentionBuilder::setLayout(AttentionStrategy strategy) {
   switch (strategy) {
@@ -128,6 +135,13 @@ void AttentionBuilder::setAxes(std::optional<unsigned> ringAxisIndex,
         cast<RankedTensorType>(query.getType()).getDimSize(1) / ulyssesRanks;
     maskHeadOffset = arith::MulIOp::create(
         b, loc, shards.axisRank(b, *ulyssesAxis), index(localHeads));
+    // The dropout of a block's head h is the op's at head h + that chunk's
+    // first: global heads, as the single device numbers them.
+    if (!dropout->empty())
+      blockHeadOffset =
+          headOffset ? arith::AddIOp::create(b, loc, headOffset, maskHeadOffset)
+                           .getResult()
+                     : maskHeadOffset;
   }
   // The causal zigzag ring splits its tokens in halves (chunks r and 2r-1-r
   // of the ring's 2r chunks): after the all-to-all the tokens are u pairs
@@ -142,10 +156,12 @@ AttentionBuilder::Partial AttentionBuilder::block(OpBuilder &ob, Value q,
   auto qType = cast<RankedTensorType>(q.getType());
   auto rowType =
       RankedTensorType::get(qType.getShape().drop_back(), ob.getF32Type());
-  return Partial::of(AttentionBlockOp::create(
+  auto block = AttentionBlockOp::create(
       ob, loc, qType.clone(ob.getF32Type()), rowType, rowType, q, k, v, qPos,
-      kvPos, blockMask(ob, qPos, kvPos, qType.getDimSize(1)), scale,
-      causal ? ob.getUnitAttr() : UnitAttr()));
+      kvPos, blockMask(ob, qPos, kvPos, qType.getDimSize(1)), blockHeadOffset,
+      scale, causal ? ob.getUnitAttr() : UnitAttr());
+  cloneAttentionDropout(*dropout, block.getDropout());
+  return Partial::of(block);
 }
 
 Value AttentionBuilder::blockMask(OpBuilder &ob, Value qPos, Value kvPos,

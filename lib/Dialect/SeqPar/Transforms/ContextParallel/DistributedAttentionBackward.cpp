@@ -43,8 +43,10 @@ AttentionBuilder::Grads AttentionBuilder::blockBackward(OpBuilder &ob, Value q,
   auto grads = AttentionBlockBackwardOp::create(
       ob, loc, qType.clone(f32), kType.clone(f32), kType.clone(f32), q, k, v,
       rows.outGrad, rows.out, rows.rowMax, rows.rowSum, qPos, kvPos,
-      blockMask(ob, qPos, kvPos, qType.getDimSize(1)), scale,
+      blockMask(ob, qPos, kvPos, qType.getDimSize(1)), blockHeadOffset, scale,
       causal ? ob.getUnitAttr() : UnitAttr());
+  // The forward's dropout, regenerated at this block's global coordinates.
+  cloneAttentionDropout(*dropout, grads.getDropout());
   return {grads.getQueryGrad(), grads.getKeyGrad(), grads.getValueGrad()};
 }
 
@@ -242,7 +244,8 @@ SmallVector<Value, 3> mlir::seqpar::distributeAttentionBackward(
     bool keepKV, DistributedAttentionStats &stats) {
   AttentionBuilder attention(op, op.getQuery(), op.getKey(), op.getValue(),
                              op.getMask(), op.getScaleAttr(), op.getCausal(),
-                             builder, stats);
+                             op.getDropout(), op.getHeadOffset(), builder,
+                             stats);
   // The gradients' local types are their inputs' (the results still have
   // the global ones).
   SmallVector<Type, 3> types{op.getQuery().getType(), op.getKey().getType(),

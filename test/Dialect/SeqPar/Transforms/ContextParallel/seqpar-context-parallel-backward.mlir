@@ -129,7 +129,7 @@ func.func @backward(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64},
 // on all-gathered operands, with a remark; its forward is distributed.
 shard.grid @grid(shape = 2)
 
-// REMARK: remark: context-parallel: all_gather before 'seqpar.attention_backward', which is an attention backward whose query, key, value, mask, scale or causal flag differ from the attention whose out it reads
+// REMARK: remark: context-parallel: all_gather before 'seqpar.attention_backward', which is an attention backward whose query, key, value, mask, scale, causal flag or dropout differ from the attention whose out it reads
 // REMARK: remark: context-parallel over @grid axes [0] (c=2, s=8, {{.*}}): 1 attention -> {{[a-z-]+}} ({{.*}}), 4 all_gather
 // CHECK-LABEL: func.func @other_keys
 // CHECK: seqpar.attention_backward {{.*}} : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>

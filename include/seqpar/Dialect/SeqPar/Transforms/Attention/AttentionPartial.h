@@ -46,7 +46,7 @@ Value buildAttentionResult(OpBuilder &b, Location loc, AttentionPartial partial,
                            Type elem);
 
 /// Replaces `op` by one seqpar.attention_block over positions 0.. (the
-/// mask as is) and its result in `op`'s element type (the block computes
+/// mask and the dropout as they are) and its result in `op`'s element type (the block computes
 /// in f32), and returns the block, which tiling or the decomposition
 /// takes from there.
 AttentionBlockOp buildAttentionAsBlock(AttentionOp op);
