@@ -505,22 +505,6 @@ bool reachesContraction(Value v, const Space &space,
   return false;
 }
 
-/// True when `v`, computed in `body`, reads `arg`.
-bool readsArgument(Value v, BlockArgument arg, Block *body) {
-  SmallVector<Value> work{v};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value x = work.pop_back_val();
-    if (x == arg)
-      return true;
-    Operation *def = x.getDefiningOp();
-    if (!def || def->getBlock() != body || !seen.insert(x).second)
-      continue;
-    work.append(def->operand_begin(), def->operand_end());
-  }
-  return false;
-}
-
 /// The loops of `op` that `v`, computed in its body, varies along: those
 /// its inputs' maps and its linalg.index ops use, in order (all of them
 /// when none).
@@ -1283,4 +1267,19 @@ std::string seqpar::whySoftmaxNotAttention(Value p) {
          product->getName().getStringRef().str() +
          "') is not a P.V product: one or two batch loops, one query, key "
          "and head-dim loop, summing over the softmax's last dim into zeros";
+}
+
+bool mlir::seqpar::readsArgument(Value v, BlockArgument arg, Block *body) {
+  SmallVector<Value> work{v};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (x == arg)
+      return true;
+    Operation *def = x.getDefiningOp();
+    if (!def || def->getBlock() != body || !seen.insert(x).second)
+      continue;
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  return false;
 }

@@ -19,22 +19,6 @@ namespace {
 /// Elementwise ops between a dropped value and what it scales, at most.
 constexpr int kMaxDepth = 8;
 
-/// True when `v`, computed in `body`, reads `arg`.
-bool reads(Value v, BlockArgument arg, Block *body) {
-  SmallVector<Value> work{v};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value x = work.pop_back_val();
-    if (x == arg)
-      return true;
-    Operation *def = x.getDefiningOp();
-    if (!def || def->getBlock() != body || !seen.insert(x).second)
-      continue;
-    work.append(def->operand_begin(), def->operand_end());
-  }
-  return false;
-}
-
 /// The factors `op`'s body applies to its input `dataArg` on the way to its
 /// yield (loops at `loops`), added to `peeled` (nearest the data first).
 LogicalResult peelBody(linalg::LinalgOp op, BlockArgument dataArg,
@@ -48,8 +32,8 @@ LogicalResult peelBody(linalg::LinalgOp op, BlockArgument dataArg,
     if (!def || def->getBlock() != body)
       return failure();
     if (auto mul = dyn_cast<arith::MulFOp>(def)) {
-      bool lhs = reads(mul.getLhs(), dataArg, body);
-      bool rhs = reads(mul.getRhs(), dataArg, body);
+      bool lhs = readsArgument(mul.getLhs(), dataArg, body);
+      bool rhs = readsArgument(mul.getRhs(), dataArg, body);
       if (lhs == rhs)
         return failure();
       Value other = lhs ? mul.getRhs() : mul.getLhs();
@@ -61,7 +45,7 @@ LogicalResult peelBody(linalg::LinalgOp op, BlockArgument dataArg,
       continue;
     }
     auto select = dyn_cast<arith::SelectOp>(def);
-    if (!select || reads(select.getCondition(), dataArg, body))
+    if (!select || readsArgument(select.getCondition(), dataArg, body))
       return failure();
     auto isZero = [&](Value v) {
       std::optional<double> c = scalarOperand(v, op);
@@ -69,10 +53,10 @@ LogicalResult peelBody(linalg::LinalgOp op, BlockArgument dataArg,
     };
     bool keepWhenTrue;
     if (isZero(select.getFalseValue()) &&
-        reads(select.getTrueValue(), dataArg, body))
+        readsArgument(select.getTrueValue(), dataArg, body))
       keepWhenTrue = true;
     else if (isZero(select.getTrueValue()) &&
-             reads(select.getFalseValue(), dataArg, body))
+             readsArgument(select.getFalseValue(), dataArg, body))
       keepWhenTrue = false;
     else
       return failure();

@@ -167,6 +167,10 @@ Operation *contractionReading(Value p);
 /// classifier's softmax over its classes).
 std::string whySoftmaxNotAttention(Value p);
 
+/// True when `v`, computed by ops of `body`, reads the block argument `arg`
+/// (the data input of a generic, as opposed to a mask or a factor).
+bool readsArgument(Value v, BlockArgument arg, Block *body);
+
 } // namespace mlir::seqpar
 
 #endif // SEQPAR_ANALYSIS_ATTENTIONMATCH_H

@@ -698,8 +698,9 @@ def FoldIndexGathers : Pass<"seqpar-fold-index-gathers", "::mlir::func::FuncOp">
     or an element of an arange tensor read at that loop) or a constant in
     bounds, with the loops in order and every loop that no index reads of
     extent 1, and replaces the op by `tensor.extract_slice` (and a reshape
-    of unit dims). Any other gather (an embedding lookup at token ids) is
-    left as it is. docs/import.md, "Gathers that are slices".
+    of unit dims). Any other gather (an embedding lookup at token ids), and
+    any gather from a function argument (a position table read at
+    arange(s)), is left as it is. docs/import.md, "Gathers that are slices".
 
     ```mlir
     // %k = qkv[:, :, 4:5, :] of a [2, 16, 6, 16] QKV, written as a gather:

@@ -195,6 +195,11 @@ Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
   // element type.
   if (source.getParentBlock() == op.getBody())
     return Value();
+  // A table the function takes (GPT-2's position embeddings read at
+  // arange(s)) stays a lookup: as a slice its rows would count as a second
+  // source of tokens for the sequence-dim inference.
+  if (isa<BlockArgument>(source))
+    return Value();
   auto sourceType = dyn_cast<RankedTensorType>(source.getType());
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!sourceType || !resultType || !sourceType.hasStaticShape() ||

@@ -264,7 +264,8 @@ static bool isIota(Value v) {
       iota->getNumResults() != 1)
     return false;
   auto yield = cast<linalg::YieldOp>(iota.getBlock()->getTerminator());
-  auto index = skipWideIntegerCasts(yield->getOperand(0)).getDefiningOp<linalg::IndexOp>();
+  auto index = skipWideIntegerCasts(yield->getOperand(0))
+                   .getDefiningOp<linalg::IndexOp>();
   return index && index.getDim() == 0;
 }
 
@@ -286,7 +287,8 @@ TensorParallelPlanner::getOneHotLoop(linalg::GenericOp op, int64_t rows) {
   // The loop whose position `row` is: an iota input read along it, or the
   // loop's linalg.index.
   auto rowLoop = [&](Value row) -> std::optional<unsigned> {
-    if (auto index = skipWideIntegerCasts(row).getDefiningOp<linalg::IndexOp>())
+    if (auto index =
+            skipWideIntegerCasts(row).getDefiningOp<linalg::IndexOp>())
       return index.getDim();
     OpOperand *rowInput = inputOf(row);
     if (!rowInput || !isIota(rowInput->get()))

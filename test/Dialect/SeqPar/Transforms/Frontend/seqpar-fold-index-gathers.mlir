@@ -5,7 +5,7 @@
 // -2 wrapped to 4 by the select of negative indices. A slice.
 
 // CHECK-LABEL: func.func @falcon_key(
-// CHECK-SAME: %[[QKV:.*]]: tensor<2x16x6x16xf32>
+// CHECK: %[[QKV:.*]] = tensor.expand_shape
 // CHECK-NOT: tensor.extract %
 // CHECK: %[[K:.*]] = tensor.extract_slice %[[QKV]][0, 0, 4, 0] [2, 16, 1, 16] [1, 1, 1, 1] : tensor<2x16x6x16xf32> to tensor<2x16x1x16xf32>
 // CHECK: return %[[K]]
@@ -15,7 +15,9 @@
 #f = affine_map<(d0, d1, d2, d3) -> (d3)>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #id1 = affine_map<(d0) -> (d0)>
-func.func @falcon_key(%qkv: tensor<2x16x6x16xf32>) -> tensor<2x16x1x16xf32> {
+func.func @falcon_key(%proj: tensor<2x16x96xf32>) -> tensor<2x16x1x16xf32> {
+  %qkv = tensor.expand_shape %proj [[0], [1], [2, 3]] output_shape [2, 16, 6, 16] : tensor<2x16x96xf32> into tensor<2x16x6x16xf32>
+
   %c0 = arith.constant 0 : i64
   %c2 = arith.constant 2 : i64
   %c16 = arith.constant 16 : i64
@@ -72,7 +74,9 @@ func.func @falcon_key(%qkv: tensor<2x16x6x16xf32>) -> tensor<2x16x1x16xf32> {
 // CHECK: %[[C:.*]] = tensor.collapse_shape %[[S]] {{\[\[}}0], [1], [2, 3]] : tensor<2x16x1x16xf32> into tensor<2x16x16xf32>
 // CHECK: return %[[C]]
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-func.func @dropped_dim(%qkv: tensor<2x16x6x16xf32>) -> tensor<2x16x16xf32> {
+func.func @dropped_dim(%proj: tensor<2x16x96xf32>) -> tensor<2x16x16xf32> {
+  %qkv = tensor.expand_shape %proj [[0], [1], [2, 3]] output_shape [2, 16, 6, 16] : tensor<2x16x96xf32> into tensor<2x16x6x16xf32>
+
   %c5 = arith.constant 5 : index
   %e = tensor.empty() : tensor<2x16x16xf32>
   %v = linalg.generic {indexing_maps = [#id3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x16x16xf32>) {
@@ -98,7 +102,9 @@ func.func @dropped_dim(%qkv: tensor<2x16x6x16xf32>) -> tensor<2x16x16xf32> {
 #l1 = affine_map<(d0, d1, d2, d3) -> (d3)>
 #id1 = affine_map<(d0) -> (d0)>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-func.func @batch_one(%qkv: tensor<1x16x6x16xf32>) -> tensor<1x16x1x16xf32> {
+func.func @batch_one(%proj: tensor<1x16x96xf32>) -> tensor<1x16x1x16xf32> {
+  %qkv = tensor.expand_shape %proj [[0], [1], [2, 3]] output_shape [1, 16, 6, 16] : tensor<1x16x96xf32> into tensor<1x16x6x16xf32>
+
   %c5 = arith.constant 5 : index
   %e1 = tensor.empty() : tensor<1xi64>
   %a1 = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%e1 : tensor<1xi64>) {
@@ -131,15 +137,16 @@ func.func @batch_one(%qkv: tensor<1x16x6x16xf32>) -> tensor<1x16x1x16xf32> {
 
 // Gathers that are not slices stay: an embedding lookup at token ids, a
 // constant index out of bounds, loops read out of order (a transpose), a
-// loop no index reads (a broadcast).
+// loop no index reads (a broadcast); and a slice of a function argument
+// (a table the function takes, such as GPT-2's position embeddings).
 
 // CHECK-LABEL: func.func @not_slices(
-// CHECK-COUNT-4: linalg.generic
+// CHECK-COUNT-5: linalg.generic
 // CHECK-NOT: tensor.extract_slice
 #tok = affine_map<(d0, d1) -> (d0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @not_slices(%table: tensor<32x8xf32>, %ids: tensor<4xi64>, %x: tensor<8x8xf32>)
-    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>) {
+    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
   %c40 = arith.constant 40 : index
   %c1 = arith.constant 1 : index
   %e = tensor.empty() : tensor<4x8xf32>
@@ -170,5 +177,12 @@ func.func @not_slices(%table: tensor<32x8xf32>, %ids: tensor<4xi64>, %x: tensor<
     %v = tensor.extract %table[%c1, %j] : tensor<32x8xf32>
     linalg.yield %v : f32
   } -> tensor<4x8xf32>
-  return %lookup, %oob, %transposed, %repeated : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>
+  %rows = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x8xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%i, %j] : tensor<32x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  return %lookup, %oob, %transposed, %repeated, %rows : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
