@@ -30,16 +30,11 @@ using namespace mlir::seqpar;
 
 namespace {
 
-/// An index of the gather proven to be a loop index or a constant.
-struct IndexValue {
-  std::optional<unsigned> loop;
-  int64_t constant = 0;
-};
-
-/// What every element of an index tensor is: one constant, or its position
-/// along one dim (an arange).
-struct IndexTensor {
-  std::optional<unsigned> arangeDim;
+/// A position along a dim, or a constant: an index of the gather (the
+/// position along a loop) or every element of an index tensor (an arange
+/// along one of its dims).
+struct DimOrConstant {
+  std::optional<unsigned> dim;
   int64_t constant = 0;
 };
 
@@ -75,20 +70,20 @@ std::optional<unsigned> getNonUnitDimOfGroup(RankedTensorType type,
 
 /// An arange along `dim` of `tensor`; the constant 0 when that dim has
 /// extent 1 (a batch of one), so that no dim of it need be found later.
-IndexTensor getArange(Value tensor, unsigned dim) {
+DimOrConstant getArange(Value tensor, unsigned dim) {
   if (cast<RankedTensorType>(tensor.getType()).getDimSize(dim) == 1)
-    return IndexTensor{std::nullopt, 0};
-  return IndexTensor{dim, 0};
+    return DimOrConstant{std::nullopt, 0};
+  return DimOrConstant{dim, 0};
 }
 
 /// What each element of `tensor` is, or nothing when unknown.
-std::optional<IndexTensor> traceIndexTensor(Value tensor) {
+std::optional<DimOrConstant> traceIndexTensor(Value tensor) {
   auto type = dyn_cast<RankedTensorType>(tensor.getType());
   if (!type || !type.hasStaticShape())
     return std::nullopt;
   APInt splat;
   if (matchPattern(tensor, m_ConstantInt(&splat)))
-    return IndexTensor{std::nullopt, splat.getSExtValue()};
+    return DimOrConstant{std::nullopt, splat.getSExtValue()};
   Operation *def = tensor.getDefiningOp();
   if (!def)
     return std::nullopt;
@@ -102,11 +97,10 @@ std::optional<IndexTensor> traceIndexTensor(Value tensor) {
     return getArange(tensor, *dim);
   }
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
-    std::optional<IndexTensor> src = traceIndexTensor(expand.getSrc());
-    if (!src || !src->arangeDim)
+    std::optional<DimOrConstant> src = traceIndexTensor(expand.getSrc());
+    if (!src || !src->dim)
       return src;
-    ReassociationIndices group =
-        expand.getReassociationIndices()[*src->arangeDim];
+    ReassociationIndices group = expand.getReassociationIndices()[*src->dim];
     std::optional<unsigned> dim =
         getNonUnitDimOfGroup(expand.getResultType(), group);
     if (!dim)
@@ -114,16 +108,16 @@ std::optional<IndexTensor> traceIndexTensor(Value tensor) {
     return getArange(tensor, *dim);
   }
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
-    std::optional<IndexTensor> src = traceIndexTensor(collapse.getSrc());
-    if (!src || !src->arangeDim)
+    std::optional<DimOrConstant> src = traceIndexTensor(collapse.getSrc());
+    if (!src || !src->dim)
       return src;
     for (auto [result, group] :
          llvm::enumerate(collapse.getReassociationIndices())) {
-      if (!llvm::is_contained(group, *src->arangeDim))
+      if (!llvm::is_contained(group, *src->dim))
         continue;
       std::optional<unsigned> dim =
           getNonUnitDimOfGroup(collapse.getSrcType(), group);
-      if (dim != *src->arangeDim)
+      if (dim != *src->dim)
         return std::nullopt;
       return getArange(tensor, result);
     }
@@ -134,36 +128,36 @@ std::optional<IndexTensor> traceIndexTensor(Value tensor) {
 /// Proves `v` (an integer or index in `op`'s body) a loop index or a
 /// constant; `extent` is the size of the dim it indexes, for the wrap of
 /// negative indices.
-std::optional<IndexValue> evaluateIndex(linalg::GenericOp op, Value v,
-                                        int64_t extent) {
+std::optional<DimOrConstant> evaluateIndex(linalg::GenericOp op, Value v,
+                                           int64_t extent) {
   v = skipWideIntegerCasts(v);
   APInt value;
   if (matchPattern(v, m_ConstantInt(&value)))
-    return IndexValue{std::nullopt, value.getSExtValue()};
+    return DimOrConstant{std::nullopt, value.getSExtValue()};
   if (auto index = v.getDefiningOp<linalg::IndexOp>())
-    return IndexValue{index.getDim(), 0};
+    return DimOrConstant{index.getDim(), 0};
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner() != op.getBody() ||
         arg.getArgNumber() >= op.getNumDpsInputs())
       return std::nullopt;
     OpOperand *input = op.getDpsInputOperand(arg.getArgNumber());
-    std::optional<IndexTensor> tensor = traceIndexTensor(input->get());
+    std::optional<DimOrConstant> tensor = traceIndexTensor(input->get());
     if (!tensor)
       return std::nullopt;
-    if (!tensor->arangeDim)
-      return IndexValue{std::nullopt, tensor->constant};
+    if (!tensor->dim)
+      return DimOrConstant{std::nullopt, tensor->constant};
     AffineMap map = op.getMatchingIndexingMap(input);
-    auto dim = dyn_cast<AffineDimExpr>(map.getResult(*tensor->arangeDim));
+    auto dim = dyn_cast<AffineDimExpr>(map.getResult(*tensor->dim));
     if (!dim)
       return std::nullopt;
-    return IndexValue{dim.getPosition(), 0};
+    return DimOrConstant{dim.getPosition(), 0};
   }
   // Negative indices wrapped: select(i < 0, i + extent, i).
   if (auto select = v.getDefiningOp<arith::SelectOp>()) {
     auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
     auto add = select.getTrueValue().getDefiningOp<arith::AddIOp>();
     Value raw = select.getFalseValue();
-    APInt zero, n;
+    APInt n;
     if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt ||
         cmp.getLhs() != raw || !matchPattern(cmp.getRhs(), m_Zero()) || !add)
       return std::nullopt;
@@ -171,8 +165,8 @@ std::optional<IndexValue> evaluateIndex(linalg::GenericOp op, Value v,
     if ((add.getLhs() != raw && add.getRhs() != raw) ||
         !matchPattern(other, m_ConstantInt(&n)) || n.getSExtValue() != extent)
       return std::nullopt;
-    std::optional<IndexValue> inner = evaluateIndex(op, raw, extent);
-    if (inner && !inner->loop && inner->constant < 0)
+    std::optional<DimOrConstant> inner = evaluateIndex(op, raw, extent);
+    if (inner && !inner->dim && inner->constant < 0)
       inner->constant += extent; // a loop index is never negative
     return inner;
   }
@@ -211,10 +205,10 @@ Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
   int64_t lastLoop = -1;
   for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
     int64_t extent = sourceType.getDimSize(dim);
-    std::optional<IndexValue> value = evaluateIndex(op, index, extent);
+    std::optional<DimOrConstant> value = evaluateIndex(op, index, extent);
     if (!value)
       return Value();
-    if (!value->loop) {
+    if (!value->dim) {
       if (value->constant < 0 || value->constant >= extent)
         return Value(); // out of bounds: the gather's own business
       offsets.push_back(value->constant);
@@ -222,7 +216,7 @@ Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
       continue;
     }
     // Loops in order, each read once, within the source dim.
-    int64_t loop = *value->loop;
+    int64_t loop = *value->dim;
     if (loop <= lastLoop || resultType.getDimSize(loop) > extent)
       return Value();
     lastLoop = loop;
