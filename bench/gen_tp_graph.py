@@ -1062,7 +1062,7 @@ def parse_args(argv):
     a_kv = ns.kv_heads if ns.kv_heads is not None else ns.heads
     layout = ns.layout or ("sbh" if ns.model == "llama" else "bsh")
     cfg = Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
-                 f=ns.ffn or default_ffn(ns.model, ns.hidden), t=ns.tp, form=ns.form, elem=ns.dtype,
+                 f=ns.ffn if ns.ffn is not None else default_ffn(ns.model, ns.hidden), t=ns.tp, form=ns.form, elem=ns.dtype,
                  layout=layout, flatten=ns.flatten, dropout=ns.dropout or ns.dropout_op, seed=ns.seed,
                  dropout_op=ns.dropout_op, attn_dropout=ns.attn_dropout)
     err = validate(cfg)

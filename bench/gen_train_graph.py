@@ -859,7 +859,7 @@ def parse_args(argv):
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ns = ap.parse_args(argv)
     a_kv = ns.kv_heads if ns.kv_heads is not None else ns.heads
-    ffn = ns.ffn or (4 * ns.hidden if ns.model != "llama" else -(-8 * ns.hidden // 3 // 8) * 8)
+    ffn = ns.ffn if ns.ffn is not None else (4 * ns.hidden if ns.model != "llama" else -(-8 * ns.hidden // 3 // 8) * 8)
     cfg = g.Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
                    f=ffn, t=ns.tp, form="tp", elem=ns.dtype, layout=ns.layout, flatten=ns.flatten, dropout=False,
                    seed=ns.seed)
