@@ -19,11 +19,15 @@ void Counters::addCollective(const CounterKey &key, uint64_t bytesSent,
   c.calls += 1;
   c.bytesSent += bytesSent;
   c.seconds += seconds;
+  for (auto &kv : open_)
+    kv.second.collectiveSeconds += seconds;
 }
 
 void Counters::addWait(const CounterKey &key, double seconds) {
   std::lock_guard<std::mutex> lock(mutex_);
   collectives_[key].waitSeconds += seconds;
+  for (auto &kv : open_)
+    kv.second.waitSeconds += seconds;
 }
 
 Status Counters::regionBegin(const std::string &name, int64_t flops,
@@ -54,6 +58,8 @@ Status Counters::regionEnd(const std::string &name, double now) {
   r.calls += 1;
   r.flops += it->second.flops;
   r.seconds += now - it->second.start;
+  r.waitSeconds += it->second.waitSeconds;
+  r.collectiveSeconds += it->second.collectiveSeconds;
   open_.erase(it);
   return Status::success();
 }
@@ -131,6 +137,9 @@ CounterSnapshot aggregateOf(const std::vector<CounterSnapshot> &ranks) {
       r.calls += kv.second.calls;
       r.flops += kv.second.flops;
       r.seconds = std::max(r.seconds, kv.second.seconds);
+      r.waitSeconds = std::max(r.waitSeconds, kv.second.waitSeconds);
+      r.collectiveSeconds =
+          std::max(r.collectiveSeconds, kv.second.collectiveSeconds);
     }
     a.allocCurrentBytes = std::max(a.allocCurrentBytes, s.allocCurrentBytes);
     a.allocPeakBytes = std::max(a.allocPeakBytes, s.allocPeakBytes);
@@ -161,7 +170,12 @@ void textSection(std::ostringstream &os, const CounterSnapshot &s) {
     double gflops = r.seconds > 0 ? r.flops / r.seconds / 1e9 : 0;
     os << "  region '" << kv.first << "': calls " << r.calls << ", flops "
        << r.flops << ", seconds " << num(r.seconds) << ", GFLOP/s "
-       << num(gflops) << "\n";
+       << num(gflops);
+    // Only regions collectives ran in (a ring's): the others' lines unchanged.
+    if (r.collectiveSeconds > 0 || r.waitSeconds > 0)
+      os << ", collective seconds " << num(r.collectiveSeconds)
+         << ", wait seconds " << num(r.waitSeconds);
+    os << "\n";
   }
   if (s.allocPeakBytes >= 0)
     os << "  alloc: current " << s.allocCurrentBytes << " bytes, peak "
@@ -193,7 +207,9 @@ void jsonSection(std::ostringstream &os, const CounterSnapshot &s) {
     os << (first ? "" : ", ") << "{\"name\": " << jsonString(kv.first)
        << ", \"calls\": " << kv.second.calls
        << ", \"flops\": " << kv.second.flops
-       << ", \"seconds\": " << num(kv.second.seconds) << "}";
+       << ", \"seconds\": " << num(kv.second.seconds)
+       << ", \"collective_seconds\": " << num(kv.second.collectiveSeconds)
+       << ", \"wait_seconds\": " << num(kv.second.waitSeconds) << "}";
     first = false;
   }
   os << "], \"alloc\": {\"current_bytes\": " << s.allocCurrentBytes
@@ -213,7 +229,8 @@ std::string serialize(const CounterSnapshot &s) {
        << num(kv.second.waitSeconds) << "\n";
   for (const auto &kv : s.regions)
     os << "G " << kv.second.calls << " " << kv.second.flops << " "
-       << num(kv.second.seconds) << " " << kv.first << "\n";
+       << num(kv.second.seconds) << " " << num(kv.second.waitSeconds) << " "
+       << num(kv.second.collectiveSeconds) << " " << kv.first << "\n";
   return os.str();
 }
 
@@ -240,7 +257,8 @@ bool deserialize(const std::string &text, CounterSnapshot *out) {
                                splitList<int32_t>(axes)}] = c;
     } else if (tag == "G") {
       RegionCounter r;
-      is >> r.calls >> r.flops >> r.seconds;
+      is >> r.calls >> r.flops >> r.seconds >> r.waitSeconds >>
+          r.collectiveSeconds;
       std::string name;
       std::getline(is >> std::ws, name);
       s.regions[name] = r;

@@ -19,7 +19,8 @@ public:
   /// start->completion.
   void addCollective(const CounterKey &key, uint64_t bytesSent,
                      double seconds);
-  /// Time a caller was blocked waiting for a collective.
+  /// Time a caller was blocked waiting for a collective. Both also count in
+  /// every open region (RegionCounter::waitSeconds, collectiveSeconds).
   void addWait(const CounterKey &key, double seconds);
   Status regionBegin(const std::string &name, int64_t flops, double now);
   Status regionEnd(const std::string &name, double now);
@@ -33,6 +34,8 @@ private:
   struct Open {
     double start;
     int64_t flops;
+    double waitSeconds = 0;
+    double collectiveSeconds = 0;
   };
   std::map<std::string, Open> open_;
 };

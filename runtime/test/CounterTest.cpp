@@ -113,6 +113,42 @@ TEST(Counters, ComputeRegions) {
   EXPECT_EQ(rt().regionBegin("neg", -5).code, StatusCode::InvalidArgument);
 }
 
+// Tests that a region counts the collectives that completed and the time
+// callers were blocked while it was open (what the ring regions of
+// seqpar-instrument-attention report), and a region without collectives none.
+TEST(Counters, RegionsCountCollectivesInside) {
+  rt().resetCounters();
+  Communicator *c = worldComm();
+  std::vector<int> m = members({int64_t(worldSize())}, {0});
+  ASSERT_TRUE(rt().regionBegin("quiet", 0).ok());
+  ASSERT_TRUE(rt().regionEnd("quiet").ok());
+  ASSERT_TRUE(rt().regionBegin("ring", 0).ok());
+  checkShift(c, m, DType::F32, {1 << 16}, 1, /*async=*/true);
+  checkAllReduce(c, m, DType::F32, Reduction::Sum, {64});
+  ASSERT_TRUE(rt().regionEnd("ring").ok());
+  checkAllGather(c, m, DType::F32, {4}, 0); // after the region: not counted
+  CounterSnapshot s = rt().counters();
+  const RegionCounter &ring = s.regions["ring"];
+  double inside = s.collectives[CounterKey{OpKind::Shift, c->info().gridShape,
+                                           c->info().axes}]
+                      .seconds +
+                  s.collectives[CounterKey{OpKind::AllReduce,
+                                           c->info().gridShape, c->info().axes}]
+                      .seconds;
+  EXPECT_GT(ring.collectiveSeconds, 0.0);
+  EXPECT_NEAR(ring.collectiveSeconds, inside, 1e-9);
+  EXPECT_GT(ring.waitSeconds, 0.0);
+  EXPECT_EQ(s.regions["quiet"].collectiveSeconds, 0.0);
+  EXPECT_EQ(s.regions["quiet"].waitSeconds, 0.0);
+  std::string json;
+  ASSERT_TRUE(rt().countersReport(true, &json).ok());
+  EXPECT_NE(json.find("\"name\": \"ring\", \"calls\": 1, \"flops\": 0, "
+                      "\"seconds\": "),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"collective_seconds\": "), std::string::npos) << json;
+}
+
 // Tests the report: per-rank sections, then the aggregate (sums of calls and
 // bytes over ranks) on rank 0, in JSON and text; allocation counters appear
 // because the alloc library is linked.

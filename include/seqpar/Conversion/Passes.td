@@ -87,6 +87,13 @@ def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"
     (getAttentionFlops, AttentionFlops.h). A causal block counts whole;
     softmax is not counted, as in seqpar-run's contraction FLOPs. Blocks a ring skips
     (scf.if on the causal order) are not counted, since they do not run.
+    Each ring `seqpar-context-parallel` built is wrapped too, from its first
+    `seqpar.shift_start` (attribute `seqpar.ring_begin`) to its last
+    `seqpar.wait` (`seqpar.ring_end`), in a region "attention_ring" or
+    "attention_backward_ring" of 0 FLOPs: the runtime adds to an open region
+    the seconds of the collectives completing and of the waits inside it, so
+    1 - wait / collective seconds is the part of the ring's transfer time
+    hidden behind its blocks' compute (docs/context-parallelism.md).
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`, whose
     ops land between the two calls. Without an initialised runtime the calls
     return an error status that compiled code ignores.
@@ -107,7 +114,8 @@ def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"
     ```
   }];
   let statistics = [
-    Statistic<"numInstrumented", "instrumented", "Attention ops wrapped">
+    Statistic<"numInstrumented", "instrumented", "Attention ops wrapped">,
+    Statistic<"numRings", "rings", "Rings wrapped">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -4,7 +4,10 @@
 // calls of the runtime's compute-region counters, so seqpar-run reports per
 // rank how many attention blocks ran, their FLOPs and their time: the load
 // balance of ring attention (zigzag or not) and the compute a ring transfer
-// can hide behind are read off these counters.
+// can hide behind are read off these counters. Each ring the context-parallel
+// rewrite marked (first transfer to last wait) becomes a region too, whose
+// counters say how long the ring's transfers took and how long the rank was
+// blocked on them: the part hidden behind compute, forward and backward apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +37,19 @@ struct Region {
 constexpr Region kForward{"attention", "__seqpar_region_attention"};
 constexpr Region kBackward{"attention_backward",
                            "__seqpar_region_attention_backward"};
+constexpr Region kRing{"attention_ring", "__seqpar_region_attention_ring"};
+constexpr Region kBackwardRing{"attention_backward_ring",
+                               "__seqpar_region_attention_backward_ring"};
+
+/// The region of a ring marked with `kind`, or null for a kind this pass
+/// does not know.
+const Region *ringRegion(StringAttr kind) {
+  if (kind && kind.getValue() == "attention")
+    return &kRing;
+  if (kind && kind.getValue() == "attention_backward")
+    return &kBackwardRing;
+  return nullptr;
+}
 
 /// The module's NUL-terminated name of `region`, created once.
 LLVM::GlobalOp getOrCreateName(OpBuilder &b, ModuleOp module,
@@ -60,7 +76,23 @@ struct InstrumentAttentionPass
       const Region *region;
     };
     SmallVector<Site> sites;
+    // Spans [first, last] of marked rings, wrapped as regions: a begin whose
+    // end is not later in the same block (a pass moved one) is left alone.
+    struct Span {
+      Operation *first, *last;
+      const Region *region;
+    };
+    SmallVector<Span> rings;
     module.walk([&](Operation *op) {
+      if (const Region *region = ringRegion(
+              op->getAttrOfType<StringAttr>(SeqParDialect::kRingBeginAttrName))) {
+        for (Operation *it = op; it; it = it->getNextNode())
+          if (ringRegion(it->getAttrOfType<StringAttr>(
+                  SeqParDialect::kRingEndAttrName)) == region) {
+            rings.push_back({op, it, region});
+            break;
+          }
+      }
       if (!isa<AttentionOp, AttentionBlockOp, AttentionBackwardOp,
                AttentionBlockBackwardOp>(op))
         return;
@@ -70,7 +102,7 @@ struct InstrumentAttentionPass
                        isa<AttentionOp, AttentionBlockOp>(op) ? &kForward
                                                               : &kBackward});
     });
-    if (sites.empty())
+    if (sites.empty() && rings.empty())
       return;
     OpBuilder b(module.getContext());
     Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -92,6 +124,19 @@ struct InstrumentAttentionPass
       text = LLVM::AddressOfOp::create(b, loc, name);
       LLVM::CallOp::create(b, loc, end, ValueRange{text});
       ++numInstrumented;
+    }
+    for (auto [first, last, region] : rings) {
+      LLVM::GlobalOp name = getOrCreateName(b, module, *region);
+      b.setInsertionPoint(first);
+      Value text = LLVM::AddressOfOp::create(b, first->getLoc(), name);
+      // Rings count no FLOPs of their own: their blocks' regions do.
+      LLVM::CallOp::create(
+          b, first->getLoc(), begin,
+          ValueRange{text, constantInt(b, first->getLoc(), i64, 0)});
+      b.setInsertionPointAfter(last);
+      text = LLVM::AddressOfOp::create(b, last->getLoc(), name);
+      LLVM::CallOp::create(b, last->getLoc(), end, ValueRange{text});
+      ++numRings;
     }
   }
 };

@@ -222,6 +222,13 @@ struct RegionCounter {
   uint64_t calls = 0;
   int64_t flops = 0;   ///< FLOPs declared at regionBegin, summed
   double seconds = 0;  ///< begin to end, summed
+  /// Time callers were blocked in collectives while the region was open.
+  double waitSeconds = 0;
+  /// Start-to-completion seconds of the collectives that completed while the
+  /// region was open. Of a region around a ring (its transfers started and
+  /// waited inside), 1 - waitSeconds / collectiveSeconds is the fraction of
+  /// transfer time hidden behind compute.
+  double collectiveSeconds = 0;
 };
 
 /// Key of a collective counter: kind, grid shape, axes.

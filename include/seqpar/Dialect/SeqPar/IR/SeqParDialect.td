@@ -36,6 +36,13 @@ def SeqPar_Dialect : Dialect {
     static constexpr llvm::StringLiteral kShardingAttrName = "seqpar.sharding";
     /// Name of the sequence-dimension attribute on function arguments.
     static constexpr llvm::StringLiteral kSeqDimAttrName = "seqpar.seq_dim";
+    /// Discardable attributes the context-parallel rewrite puts on the first
+    /// transfer and on the last wait of each ring it builds, holding the
+    /// ring's kind ("attention" or "attention_backward"):
+    /// seqpar-instrument-attention wraps that span in a runtime region.
+    static constexpr llvm::StringLiteral kRingBeginAttrName =
+        "seqpar.ring_begin";
+    static constexpr llvm::StringLiteral kRingEndAttrName = "seqpar.ring_end";
     void registerAttributes();
     /// Registers !seqpar.request (SeqParCollectives.cpp).
     void registerTypes();

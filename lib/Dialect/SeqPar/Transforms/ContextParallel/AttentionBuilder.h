@@ -152,6 +152,12 @@ private:
   /// Starts shifting `input` one ring rank on (send to r + 1, receive from
   /// r - 1).
   Value startShift(Value input);
+  /// Waits for a transfer of the ring being built.
+  Value waitFor(Value request, Type type);
+  /// Marks the ring just built (its first transfer, its last wait) with its
+  /// kind, for seqpar-instrument-attention's ring regions.
+  void markRing(StringRef kind);
+  Operation *ringFirstShift = nullptr, *ringLastWait = nullptr;
   /// Ring step `step` >= 1: the local queries (positions `qPos`) against
   /// the K/V block of ring rank (r - step) mod r, merged into `acc`.
   Partial ringStep(int64_t step, Value q, Value qPos, Value k, Value v,

@@ -390,9 +390,28 @@ Value AttentionBuilder::ringSource(int64_t step) {
 Value AttentionBuilder::startShift(Value input) {
   auto type = cast<RankedTensorType>(input.getType());
   count(CollectiveKind::Shift, type, ringRanks);
-  return ShiftStartOp::create(b, loc, RequestType::get(b.getContext(), type),
-                              shards.getGrid(), axisAttr(ringAxis), input,
-                              b.getI64IntegerAttr(1));
+  auto shift = ShiftStartOp::create(
+      b, loc, RequestType::get(b.getContext(), type), shards.getGrid(),
+      axisAttr(ringAxis), input, b.getI64IntegerAttr(1));
+  if (!ringFirstShift)
+    ringFirstShift = shift;
+  return shift;
+}
+
+Value AttentionBuilder::waitFor(Value request, Type type) {
+  auto wait = WaitOp::create(b, loc, type, request);
+  ringLastWait = wait;
+  return wait;
+}
+
+void AttentionBuilder::markRing(StringRef kind) {
+  if (ringFirstShift && ringLastWait) {
+    ringFirstShift->setAttr(SeqParDialect::kRingBeginAttrName,
+                            b.getStringAttr(kind));
+    ringLastWait->setAttr(SeqParDialect::kRingEndAttrName,
+                          b.getStringAttr(kind));
+  }
+  ringFirstShift = ringLastWait = nullptr;
 }
 
 AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
@@ -412,11 +431,11 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
     acc = step == 0 ? block(b, q, k, v, qPos, qPos)
                     : ringStep(step, q, qPos, k, v, acc);
     if (step + 1 < ringRanks) {
-      k = WaitOp::create(b, loc, k.getType(), kRequest);
-      v = shared ? k
-                 : WaitOp::create(b, loc, v.getType(), vRequest).getResult();
+      k = waitFor(kRequest, k.getType());
+      v = shared ? k : waitFor(vRequest, v.getType());
     }
   }
+  markRing("attention");
   return acc;
 }
 

@@ -145,9 +145,7 @@ AttentionBuilder::ringBackward(const AttentionForwardState &state,
   // which travel the ring with it (ring-flash-attention's scheme).
   Grads acc;
   Value dkRequest, dvRequest;
-  auto wait = [&](Value request, Type type) -> Value {
-    return WaitOp::create(b, loc, type, request);
-  };
+  auto wait = [&](Value request, Type type) { return waitFor(request, type); };
   // Kept blocks are read where the forward held them; else K/V for the next
   // step move while this step computes (as in forward).
   bool receive = !keepKV;
@@ -190,6 +188,7 @@ AttentionBuilder::ringBackward(const AttentionForwardState &state,
     acc.key = wait(dkRequest, acc.key.getType());
     acc.value = wait(dvRequest, acc.value.getType());
   }
+  markRing("attention_backward");
   return acc;
 }
 

@@ -32,8 +32,9 @@ shard.grid @grid(shape = 2)
 // The forward's merged LSE and its output feed every backward block.
 // RING: %[[OUT:.*]], %[[MAX:.*]], %[[SUM:.*]] = seqpar.attention_merge
 // RING: %[[O:.*]] = linalg.generic {{.*}} ins(%[[OUT]], %[[SUM]]
-// Step 0: the K/V shifts start, then the diagonal block.
-// RING: %[[KR:.*]] = seqpar.shift_start %arg1 on @grid grid_axes = [0] offset = 1
+// Step 0: the K/V shifts start, then the diagonal block. The ring's first
+// transfer and last wait are marked for seqpar-instrument-attention.
+// RING: %[[KR:.*]] = seqpar.shift_start %arg1 on @grid grid_axes = [0] offset = 1 {seqpar.ring_begin = "attention_backward"}
 // RING: %[[VR:.*]] = seqpar.shift_start %arg2 on @grid grid_axes = [0] offset = 1
 // RING: %[[DQ0:.*]], %[[DK0:.*]], %[[DV0:.*]] = seqpar.attention_block_backward %arg0, %arg1, %arg2, %arg3, %[[O]], %[[MAX]], %[[SUM]] positions(%[[POS:.*]], %[[POS]]) {causal
 // The block's dK/dV accumulators leave for the next rank.
@@ -59,7 +60,7 @@ shard.grid @grid(shape = 2)
 // RING: %[[DKH:.*]] = seqpar.shift_start %[[DK1]]
 // RING: %[[DVH:.*]] = seqpar.shift_start %[[DV1]]
 // RING: %[[DK:.*]] = seqpar.wait %[[DKH]]
-// RING: %[[DV:.*]] = seqpar.wait %[[DVH]]
+// RING: %[[DV:.*]] = seqpar.wait %[[DVH]] {seqpar.ring_end = "attention_backward"}
 // RING: return %[[O]], %[[DQ]], %[[DK]], %[[DV]]
 
 // keep-kv: the backward reads the K/V blocks the forward received and sends
