@@ -340,44 +340,101 @@ def write(res, out):
 # Training step (bench/run_training.py)
 # --------------------------------------------------------------------------
 
-def _rank_mean(res, s, impl, variant, field):
-    """Mean over ranks of field for one variant at s, or None (n/a)."""
-    vals = [r[field] for r in res["train"] if r["s"] == s and r["impl"] == impl
-            and r["variant"] == variant and "na" not in r and r.get(field) is not None]
-    return sum(vals) / len(vals) if vals else None
+def _train_seqs(res):
+    """{ranks: [s, ...]} of the training results (JSON keys are strings)."""
+    return {int(k): v for k, v in res["meta"]["train"]["seqs"].items()}
 
 
-def _ratio(a, b):
-    return a / b if a is not None and b else None
+def _train_row(res, impl, variant, ranks, s):
+    for r in res["train"]:
+        if (r["impl"], r["variant"], r["ranks"], r["s"]) == (impl, variant, ranks, s):
+            return r
+    return None
 
 
-def training_ratios(res, s):
-    """Rows: variant, seqpar/torch step, seqpar/torch bytes sent, and per
-    implementation the peak relative to its own TP (the TP+SP saving)."""
+def _seconds(v):
+    return _fmt(v, ".3f") if v else "-"
+
+
+def training_table(res, ranks, s):
+    """One row per implementation and variant on `ranks` ranks at s."""
     rows = []
-    for v in res["meta"]["train"]["variants"]:
-        step = _ratio(_rank_mean(res, s, "seqpar", v, "step_s"),
-                      _rank_mean(res, s, "torch", v, "step_s"))
-        sent = _ratio(_rank_mean(res, s, "seqpar", v, "sent_bytes"),
-                      _rank_mean(res, s, "torch", v, "sent_bytes"))
-        peaks = [_ratio(_rank_mean(res, s, impl, v, "peak_bytes"),
-                        _rank_mean(res, s, impl, "TP", "peak_bytes")) for impl in ("seqpar", "torch")]
-        rows.append([v, _fmt(step, ".2f"), _fmt(sent, ".3f"), _fmt(peaks[0], ".3f"),
-                     _fmt(peaks[1], ".3f")])
-    return _table(["variant", "step seqpar/torch", "sent seqpar/torch", "seqpar peak / seqpar TP",
-                   "torch peak / torch TP"], rows)
+    for r in res["train"]:
+        if r["ranks"] != ranks or r["s"] != s:
+            continue
+        if "na" in r:
+            rows.append([r["impl"], r["variant"], f"n/a ({r['na']})"] + [""] * 12)
+            continue
+        ring = r.get("bwd_xfer_s")
+        rows.append([
+            r["impl"], r["variant"], f"{r['step_s']:.3f}", f"{r['compute_s']:.3f}",
+            f"{r['comm_s']:.3f}", _seconds(r.get("attn_s")),
+            _seconds(r.get("fwd_xfer_s")), _seconds(r.get("fwd_wait_s")) if r.get("fwd_xfer_s") else "-",
+            _seconds(ring), _seconds(r.get("bwd_wait_s")) if ring else "-",
+            _fmt(r.get("bwd_hidden"), ".2f"), _fmt(r.get("bwd_flops_balance"), ".3f"),
+            f"{r['peak_bytes'] / MIB:.1f}", f"{r['sent_bytes'] / MIB:.1f}", _fmt(r.get("err"), ".1e")])
+    return _table(["impl", "variant", "step_s", "compute_s", "comm_s", "attn_s",
+                   "fwd ring xfer_s", "fwd ring wait_s", "bwd ring xfer_s", "bwd ring wait_s",
+                   "bwd hidden", "bwd FLOPs max/mean", "peak_MiB", "sent_MiB", "err"], rows)
+
+
+def training_verdicts(res):
+    """Lines: per rank count and s/c >= 4k, the smallest hidden part of the
+    backward ring's transfer time over the ring variants (goal >= 0.5)."""
+    out = []
+    for ranks, seqs in _train_seqs(res).items():
+        for s in seqs:
+            if s // ranks < 4096:
+                continue
+            for r in res["train"]:
+                if (r["ranks"], r["s"], r["impl"]) != (ranks, s, "seqpar") or \
+                        r.get("bwd_hidden") is None:
+                    continue
+                ok = r["bwd_hidden"] >= 0.5
+                out.append(f"{ranks} ranks, s/c={s // ranks}, {r['variant']}: "
+                           f"{r['bwd_hidden']:.2f} of the backward ring's transfer time hidden "
+                           f"-> {'ok' if ok else 'BELOW 0.5'}")
+    return out
 
 
 def training_text(res):
     """The training benchmark as text (what run_training.py prints)."""
-    m = res["meta"]
-    tr = m["train"]
+    tr = res["meta"]["train"]
     out = []
-    for s in tr["seqs"]:
-        out += [f"one GPT layer training step h={tr['h']} a={tr['a']} vocab={tr['vocab']} b=1 "
-                f"s={s} f32 on 2 ranks (seconds per step; MiB)", layer_table(res, s, "train"), "",
-                "ratios (means over ranks)", training_ratios(res, s), ""]
-    return "\n".join(out)
+    for ranks, seqs in _train_seqs(res).items():
+        for s in seqs:
+            out += [f"one GPT layer training step h={tr['h']} a={tr['a']} vocab={tr['vocab']} "
+                    f"b=1 s={s} (s/c={s // ranks}) f32 on {ranks} ranks (seconds per step, "
+                    "max over ranks; MiB)", training_table(res, ranks, s), ""]
+    return "\n".join(out + training_verdicts(res))
+
+
+def plot_training(res, path, field, ylabel, scale=1.0):
+    """field against s/c per seqpar variant (and torch), one panel per rank
+    count, log-log."""
+    seqs = _train_seqs(res)
+    fig, axes = plt.subplots(1, len(seqs), figsize=(6.5 * len(seqs), 4.5))
+    axes = list(axes) if len(seqs) > 1 else [axes]
+    for ax, (ranks, ss) in zip(axes, seqs.items()):
+        series = {}
+        for r in res["train"]:
+            if r["ranks"] == ranks and "na" not in r and r.get(field):
+                series.setdefault(f"{r['impl']} {r['variant']}", []).append(
+                    (r["s"] // ranks, r[field] / scale))
+        for name, pts in series.items():
+            pts.sort()
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                    linestyle="--" if name.startswith("torch") else "-", label=name)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("s / ranks (tokens per rank under CP)")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"one GPT-2 layer training step, {ranks} CPU ranks", fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
 
 
 TRAIN_METHODS = """\
@@ -426,13 +483,15 @@ def write_training(res, out):
     """Writes out/benchmarks-training.md and out/bench/training_*.png / .json."""
     figdir = os.path.join(out, "bench")
     os.makedirs(figdir, exist_ok=True)
-    plot_steps(res, os.path.join(figdir, "training_step_time.png"), "train", "training step")
-    plot_peaks(res, os.path.join(figdir, "training_peak_memory.png"), "train")
+    plot_training(res, os.path.join(figdir, "training_step_time.png"), "step_s",
+                  "seconds per step (max over ranks)")
+    plot_training(res, os.path.join(figdir, "training_peak_memory.png"), "peak_bytes",
+                  "peak MiB (max over ranks)", MIB)
     with open(os.path.join(figdir, "training_results.json"), "w") as f:
         json.dump(res, f, indent=1)
     m = res["meta"]
     tr = m["train"]
-    busy = m["load_before"] > 0.5 or m["load_after"] > 2.5
+    busy = m["load_before"] > 0.5 or m["load_after"] > 4.5
     md = [
         "# Training-step benchmark",
         "",
@@ -451,14 +510,19 @@ def write_training(res, out):
         "`--skip-torch`, `--out DIR`, `--replot docs/bench/training_results.json`.",
         "",
         f"One GPT-2-sized layer with an LM head (h={tr['h']}, a={tr['a']}, vocab={tr['vocab']}, "
-        "b=1, f32): forward + backward per rank on 2 CPU ranks, seconds per step; MiB. "
-        f"seqpar: median of {m['repeat']} launches.",
+        "b=1, f32): forward + backward, seconds per step and MiB, the largest over ranks. "
+        f"seqpar: per rank the median of {m['repeat']} launches up to s = {tr['repeat_upto']}, "
+        "one launch above.",
         "",
     ]
-    for s in tr["seqs"]:
-        md += [f"## s = {s}", "", layer_table(res, s, "train"), "",
-               "Ratios (means over ranks; peaks against the same implementation's TP):", "",
-               training_ratios(res, s), ""]
+    for ranks, seqs in _train_seqs(res).items():
+        for s in seqs:
+            md += [f"## {ranks} ranks, s = {s} (s/c = {s // ranks})", "",
+                   training_table(res, ranks, s), ""]
+    verdicts = training_verdicts(res)
+    if verdicts:
+        md += ["## The backward ring's transfers behind compute (s/c >= 4k)", "",
+               "```", *verdicts, "```", ""]
     md += ["![training step time per variant](bench/training_step_time.png)", "",
            "![training peak memory per variant](bench/training_peak_memory.png)", "",
            TRAIN_METHODS]

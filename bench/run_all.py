@@ -166,17 +166,24 @@ def compile_bench(args, work):
 # --------------------------------------------------------------------------
 
 COLL_ROW = re.compile(r"\s+(\w+)\s+\[[\d,]*\]\s+\[[\d,]*\]\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)")
+# A compute region; regions collectives ran in (rings) add their seconds and
+# the time waited on them.
+REGION_ROW = re.compile(r"\s+region '([^']+)': calls (\d+), flops (\d+), seconds ([\d.eE+-]+)"
+                        r"(?:, GFLOP/s [\d.eE+-]+)?(?:, collective seconds ([\d.eE+-]+), "
+                        r"wait seconds ([\d.eE+-]+))?")
 
 
 def parse_seqpar_run(text):
     """seqpar-run output -> {rank: {wall_s, peak_bytes, comm_s (blocked),
-    transfer_s (in flight), sent_bytes, attention_s}} and the reference error."""
+    transfer_s (in flight), sent_bytes, attention_s, regions: {name: {calls,
+    flops, seconds, collective_s, wait_s}}}} and the reference error."""
     ranks, cur = {}, None
     for line in text.splitlines():
         m = re.match(r"seqpar runtime counters: rank (\d+)", line)
         if m:
             cur = ranks.setdefault(int(m.group(1)), dict(comm_s=0.0, transfer_s=0.0,
-                                                         sent_bytes=0, attention_s=0.0))
+                                                         sent_bytes=0, attention_s=0.0,
+                                                         regions={}))
             continue
         if line.startswith("seqpar runtime counters:"):
             cur = None
@@ -194,26 +201,31 @@ def parse_seqpar_run(text):
             cur["transfer_s"] += float(m.group(4))
             cur["comm_s"] += float(m.group(5))
             continue
-        m = re.match(r"\s+region 'attention': calls \d+, flops \d+, seconds ([\d.eE+-]+)", line)
+        m = REGION_ROW.match(line)
         if m:
-            cur["attention_s"] = float(m.group(1))
+            cur["regions"][m.group(1)] = dict(
+                calls=int(m.group(2)), flops=int(m.group(3)), seconds=float(m.group(4)),
+                collective_s=float(m.group(5) or 0), wait_s=float(m.group(6) or 0))
+            if m.group(1) == "attention":
+                cur["attention_s"] = float(m.group(4))
     err = [float(e) for e in re.findall(r"err = ([\d.eE+-]+)", text)]
     return ranks, (max(err) if err else None)
 
 
-def seqpar_runs(args, prog, reference, what):
-    """args.repeat launches of `mpirun -np 2 seqpar-run prog`, the first
-    checked against `reference` (timing is per call): ([per-launch
-    parse_seqpar_run ranks], the first launch's err). Exits on a failure."""
+def seqpar_runs(args, prog, reference, what, np=2, repeat=None):
+    """`repeat` (default args.repeat) launches of `mpirun -np <np> seqpar-run
+    prog`, the first checked against `reference` unless it is None (timing is
+    per call): ([per-launch parse_seqpar_run ranks], the first launch's err).
+    Exits on a failure."""
     runs, err = [], None
-    for i in range(args.repeat):
-        cmd = [args.mpirun, *mpi_flags(args.mpirun), "-np", "2", args.seqpar_run, prog,
+    for i in range(repeat or args.repeat):
+        cmd = [args.mpirun, *mpi_flags(args.mpirun), "-np", str(np), args.seqpar_run, prog,
                "--blas-threads=1"]
-        if i == 0:
+        if i == 0 and reference:
             cmd.append(f"--reference={reference}")
         r = run(cmd)
         ranks, e = parse_seqpar_run(r.stdout + r.stderr)
-        if r.returncode or len(ranks) != 2:
+        if r.returncode or len(ranks) != np:
             tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
             die(f"seqpar-run failed on {what}:\n" + "\n".join(tail))
         err = e if i == 0 else err
