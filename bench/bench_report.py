@@ -379,7 +379,8 @@ def training_table(res, ranks, s):
 
 
 def training_verdicts(res):
-    """Lines: per rank count and s/c >= 4k, the smallest hidden part of the
+    """Lines: per rank count and s/ranks >= 4k (s/c for pure CP; TP x CP
+    holds twice as many tokens per rank), the smallest hidden part of the
     backward ring's transfer time over the ring variants (goal >= 0.5)."""
     out = []
     for ranks, seqs in _train_seqs(res).items():
@@ -391,7 +392,7 @@ def training_verdicts(res):
                         r.get("bwd_hidden") is None:
                     continue
                 ok = r["bwd_hidden"] >= 0.5
-                out.append(f"{ranks} ranks, s/c={s // ranks}, {r['variant']}: "
+                out.append(f"{ranks} ranks, s/ranks={s // ranks}, {r['variant']}: "
                            f"{r['bwd_hidden']:.2f} of the backward ring's transfer time hidden "
                            f"-> {'ok' if ok else 'BELOW 0.5'}")
     return out
@@ -404,7 +405,7 @@ def training_text(res):
     for ranks, seqs in _train_seqs(res).items():
         for s in seqs:
             out += [f"one GPT layer training step h={tr['h']} a={tr['a']} vocab={tr['vocab']} "
-                    f"b=1 s={s} (s/c={s // ranks}) f32 on {ranks} ranks (seconds per step, "
+                    f"b=1 s={s} (s/ranks={s // ranks}) f32 on {ranks} ranks (seconds per step, "
                     "max over ranks; MiB)", training_table(res, ranks, s), ""]
     return "\n".join(out + training_verdicts(res))
 
@@ -449,33 +450,48 @@ TRAIN_METHODS = """\
   of every parameter. seqpar plans it with `seqpar-opt
   --seqpar-pipeline="<opts> seq-dim=1"`: `tp=2 sp=false` (TP), `tp=2` (TP+SP,
   inputs of column-parallel linears saved sharded and re-gathered in backward),
-  `tp=2 save-gathered=true` (TP+SP saving them gathered). The head is
-  vocab-parallel (docs/training-graphs.md). `mpirun -np 2 seqpar-run
-  --blas-threads=1` times one step after one warm-up step; times are the
-  median over separate launches; the first launch also checks the loss and
-  every gradient against the single-device program (`err`, the largest over
-  the outputs) and gives the peak and bytes (the same in every launch).
-  `comm_s`, `compute_s`, `peak_MiB` and `sent_MiB` as in docs/benchmarks.md:
-  blocked seconds and bytes sent from the runtime's counters, the peak of
-  the program's own allocations.
-* **PyTorch** (`bench/torch_train.py`): the same step as an `nn.Module`
-  (separate Q, K, V linears; `F.scaled_dot_product_attention(is_causal=True)`,
-  whose CPU backward does not hold the s x s probabilities either), gloo, 2
-  processes each with one thread pinned to one core, `loss.backward()`. TP:
-  `ColwiseParallel` on Q, K, V, fc1, `RowwiseParallel` on proj, fc2, the head
+  `tp=2 save-gathered=true` (TP+SP saving them gathered), `cp=c` with
+  `cp-strategy` ring (zigzag), ring with `cp-keep-kv=true` (the backward reads
+  the K/V blocks the forward received and sends only dK/dV), all-gather,
+  Ulysses and hybrid (2 ring x 2 Ulysses), and `tp=2 cp=2` (TP+SP x CP ring).
+  The head is vocab-parallel under TP (docs/training-graphs.md); under CP
+  every weight gradient is all-reduced over the CP axis, which is most of
+  CP's bytes at these sizes. `mpirun -np N seqpar-run --blas-threads=1` times
+  one step after one warm-up step; the first launch at s <= 4096 also checks
+  the loss and every gradient against the single-device program (`err`, the
+  largest over the outputs).
+* **Columns** (seconds per step, the largest over ranks): `comm_s` is the
+  time ranks were blocked in collectives, `compute_s` the rest of the step;
+  `attn_s` the forward and backward attention blocks (the runtime's
+  'attention' and 'attention_backward' regions). `fwd ring` / `bwd ring`: the
+  forward K/V ring and the backward ring (K/V again unless kept, and the
+  dK/dV accumulators travelling home), each a runtime region from its first
+  transfer to its last wait (`seqpar-instrument-attention`): `xfer_s` the
+  start-to-completion seconds of its transfers, `wait_s` the time the rank
+  was blocked on them; `bwd hidden` = 1 - wait / xfer of the backward ring,
+  the smallest over ranks. Rings of all-gather-KV and Ulysses do not exist:
+  their transfers are blocking collectives, inside `comm_s`. `bwd FLOPs
+  max/mean`: the backward attention blocks' FLOPs over ranks (zigzag: 1.0).
+  `peak_MiB`, `sent_MiB` as in docs/benchmarks.md: the peak of the program's
+  own allocations and the bytes sent per the docs/semantics.md §5 convention.
+* **Ranks and cores**: the machine has 2 cores; 4 ranks share them, so the
+  4-rank times are about twice what 4 cores would give, and transfers there
+  compete with compute for a core.
+* **PyTorch** (`bench/torch_train.py`, 2 ranks): the same step as an
+  `nn.Module` (separate Q, K, V linears;
+  `F.scaled_dot_product_attention(is_causal=True)`, whose CPU backward does
+  not hold the s x s probabilities either), gloo, each process with one thread
+  pinned to one core, `loss.backward()`. TP: `ColwiseParallel` on Q, K, V,
+  fc1, `RowwiseParallel` on proj, fc2, the head
   `ColwiseParallel(output_layouts=Shard(-1))` under `loss_parallel()`
   (vocab-parallel cross-entropy). TP+SP: additionally `SequenceParallel`
   LayerNorms, `PrepareModuleInput(Shard(1) -> Replicate())` and
-  `RowwiseParallel(output_layouts=Shard(1))`; Partial LayerNorm-weight
-  gradients are all-reduced inside the step. `step_s`: median over the timed
+  `RowwiseParallel(output_layouts=Shard(1))`. `step_s`: median over the timed
   steps after a warm-up, each after a barrier; `comm_s`: outermost collective
   events under `torch.profiler`; `sent_MiB`: the same §5 convention applied to
-  those events' shapes (what the collectives ask for; gloo emulates
-  reduce-scatter by an all-reduce, so its wire bytes are higher);
-  `peak_MiB`: growth of the RSS high-water mark (not the same quantity as
-  seqpar's allocation peak: compare roughly). `err`: the loss and every
-  gradient against the unparallelized module's step.
-* Ratios are of means over the 2 ranks, in this one run.
+  those events' shapes; `peak_MiB`: growth of the RSS high-water mark (not
+  the same quantity as seqpar's allocation peak: compare roughly). `err`: the
+  loss and every gradient against the unparallelized module's step.
 """
 
 
@@ -517,11 +533,11 @@ def write_training(res, out):
     ]
     for ranks, seqs in _train_seqs(res).items():
         for s in seqs:
-            md += [f"## {ranks} ranks, s = {s} (s/c = {s // ranks})", "",
+            md += [f"## {ranks} ranks, s = {s} (s/ranks = {s // ranks})", "",
                    training_table(res, ranks, s), ""]
     verdicts = training_verdicts(res)
     if verdicts:
-        md += ["## The backward ring's transfers behind compute (s/c >= 4k)", "",
+        md += ["## The backward ring's transfers behind compute (s/ranks >= 4k)", "",
                "```", *verdicts, "```", ""]
     md += ["![training step time per variant](bench/training_step_time.png)", "",
            "![training peak memory per variant](bench/training_peak_memory.png)", "",

@@ -40,6 +40,36 @@ func.func @zigzag_no_axis(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<
 
 // -----
 
+// Tests that a cyclic split needs an interleave of at least 1.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{the interleave of a cyclic split must be at least 1, got 0}}
+func.func @cyclic_zero(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0] cyclic 0]>}) {
+  return
+}
+
+// -----
+
+// Tests that a cyclic split needs a grid axis.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{a cyclic split needs at least one grid axis}}
+func.func @cyclic_no_axis(%a: tensor<4xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[] cyclic 2]>}) {
+  return
+}
+
+// -----
+
+// Tests that a cyclic per-rank dim must hold whole blocks of the interleave.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-error @+1 {{per-rank dim 0 of size 6 is not divisible into 4 cyclic chunks}}
+func.func @cyclic_partial_block(%a: tensor<6xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0] cyclic 4]>}) {
+  return
+}
+
+// -----
+
 // Tests that the grid must exist.
 
 // expected-error @+1 {{argument #0 attribute 'seqpar.sharding': grid @nogrid is not a shard.grid visible here}}

@@ -10,6 +10,7 @@ shard.grid @grid(shape = 2x4) {sym_visibility = "private"}
 // CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[0, 1]]>
 // CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[], [0] groups 3]>
 // CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[], [1] zigzag]>
+// CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[], [], [1] cyclic 2]>
 // CHECK-SAME: #seqpar.sharding<@grid, [], partial = [0]>
 // CHECK-SAME: #seqpar.sharding<@grid, {{\[}}[1]], partial = [0]>
 // CHECK-SAME: -> (tensor<2x8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[}}[], [0]]>})
@@ -19,6 +20,7 @@ func.func @shardings(
     %c: tensor<2x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0, 1]]>},
     %d: tensor<16x48xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0] groups 3]>},
     %e: tensor<2x4x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [1] zigzag]>},
+    %k: tensor<1x2x4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [], [1] cyclic 2]>},
     %f: tensor<16x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [], partial = [0]>},
     %g: tensor<4x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[1], []], partial = [0]>})
     -> (tensor<2x8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[], [0], []]>}) {

@@ -51,16 +51,20 @@ DimShardingAttr DimShardingAttr::parseBody(AsmParser &parser) {
   if (parseAxisList(parser, axes))
     return {};
   SplitKind kind = SplitKind::contiguous;
-  int64_t groups = 1;
+  int64_t groups = 1, interleave = 1;
   if (succeeded(parser.parseOptionalKeyword("zigzag"))) {
     kind = SplitKind::zigzag;
   } else if (succeeded(parser.parseOptionalKeyword("groups"))) {
     kind = SplitKind::grouped;
     if (parser.parseInteger(groups))
       return {};
+  } else if (succeeded(parser.parseOptionalKeyword("cyclic"))) {
+    kind = SplitKind::cyclic;
+    if (parser.parseInteger(interleave))
+      return {};
   }
   return parser.getChecked<DimShardingAttr>(parser.getContext(), axes, kind,
-                                            groups);
+                                            groups, interleave);
 }
 
 void DimShardingAttr::printBody(AsmPrinter &printer) const {
@@ -69,6 +73,8 @@ void DimShardingAttr::printBody(AsmPrinter &printer) const {
     printer << " zigzag";
   else if (getKind() == SplitKind::grouped)
     printer << " groups " << getGroups();
+  else if (getKind() == SplitKind::cyclic)
+    printer << " cyclic " << getInterleave();
 }
 
 Attribute DimShardingAttr::parse(AsmParser &parser, Type) {
@@ -89,7 +95,7 @@ void DimShardingAttr::print(AsmPrinter &printer) const {
 LogicalResult
 DimShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         ArrayRef<int16_t> axes, SplitKind kind,
-                        int64_t groups) {
+                        int64_t groups, int64_t interleave) {
   llvm::SmallSet<int16_t, 4> seen;
   for (int16_t axis : axes) {
     if (axis < 0)
@@ -101,6 +107,12 @@ DimShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "groups must be at least 2, got " << groups;
   if (kind != SplitKind::grouped && groups != 1)
     return emitError() << "groups is only meaningful for a grouped split";
+  if (kind == SplitKind::cyclic && interleave < 1)
+    return emitError() << "the interleave of a cyclic split must be at least "
+                          "1, got "
+                       << interleave;
+  if (kind != SplitKind::cyclic && interleave != 1)
+    return emitError() << "interleave is only meaningful for a cyclic split";
   if (kind != SplitKind::contiguous && axes.empty())
     return emitError() << "a " << stringifySplitKind(kind)
                        << " split needs at least one grid axis";
@@ -225,6 +237,8 @@ int64_t ShardingAttr::getNumPieces(int64_t dim,
     pieces *= split.getGroups();
   if (split.getKind() == SplitKind::zigzag)
     pieces *= 2;
+  if (split.getKind() == SplitKind::cyclic)
+    pieces *= split.getInterleave();
   return pieces;
 }
 
@@ -241,11 +255,14 @@ ShardingAttr::getLocalShape(ArrayRef<int64_t> globalShape,
       size = ShapedType::kDynamic;
       continue;
     }
-    // Grouped and zigzag splits keep `groups` (or 2) pieces per rank.
+    // Grouped, zigzag and cyclic splits keep `groups` (2, the interleave)
+    // pieces per rank.
     if (split.getKind() == SplitKind::grouped)
       ranks /= split.getGroups();
     if (split.getKind() == SplitKind::zigzag)
       ranks /= 2;
+    if (split.getKind() == SplitKind::cyclic)
+      ranks /= split.getInterleave();
     size /= ranks;
   }
   return local;
@@ -255,12 +272,12 @@ ShardingAttr ShardingAttr::withDimSplit(int64_t dim, ArrayRef<int16_t> axes,
                                         SplitKind kind) const {
   SmallVector<DimShardingAttr> dims(getDims());
   MLIRContext *ctx = getContext();
-  auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1);
+  auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1, 1);
   if (static_cast<int64_t>(dims.size()) <= dim)
     dims.resize(dim + 1, unsplit);
   SmallVector<int16_t> allAxes(dims[dim].getAxes());
   llvm::append_range(allAxes, axes);
-  dims[dim] = DimShardingAttr::get(ctx, allAxes, kind, 1);
+  dims[dim] = DimShardingAttr::get(ctx, allAxes, kind, 1, 1);
   while (!dims.empty() && !dims.back().isSplit())
     dims.pop_back();
   return ShardingAttr::get(ctx, getGrid(), dims, getPartialAxes());
@@ -327,9 +344,11 @@ LogicalResult mlir::seqpar::verifyShardingForValue(
     int64_t pieces = sharding.getNumPieces(dim, gridShape);
     if (!split || pieces < 0 || tensor.isDynamicDim(dim))
       continue;
-    int64_t perRank = (split.getKind() == SplitKind::grouped)
-                          ? split.getGroups()
-                          : (split.getKind() == SplitKind::zigzag ? 2 : 1);
+    int64_t perRank = split.getKind() == SplitKind::grouped ? split.getGroups()
+                      : split.getKind() == SplitKind::zigzag ? 2
+                      : split.getKind() == SplitKind::cyclic
+                          ? split.getInterleave()
+                          : 1;
     if (tensor.getDimSize(dim) % perRank != 0)
       return emitError() << "per-rank dim " << dim << " of size "
                          << tensor.getDimSize(dim) << " is not divisible into "

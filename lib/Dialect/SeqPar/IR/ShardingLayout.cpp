@@ -49,6 +49,15 @@ mlir::seqpar::getGlobalRanges(ShardingAttr sharding, int64_t dim,
     ranges.push_back({(2 * n - 1 - k) * chunk, chunk});
     break;
   }
+  case SplitKind::cyclic: {
+    // Index t on rank (t / I) mod n: block k of every round of n blocks.
+    int64_t block = split.getInterleave();
+    if (globalSize % (n * block) != 0)
+      return failure();
+    for (int64_t round = 0; round < globalSize / (n * block); ++round)
+      ranges.push_back({(round * n + k) * block, block});
+    break;
+  }
   }
   return ranges;
 }

@@ -10,7 +10,8 @@ include "mlir/IR/EnumAttr.td"
 def SeqPar_SplitKind : I32EnumAttr<"SplitKind", "how a tensor dim is split", [
     I32EnumAttrCase<"contiguous", 0>,
     I32EnumAttrCase<"grouped", 1>,
-    I32EnumAttrCase<"zigzag", 2>
+    I32EnumAttrCase<"zigzag", 2>,
+    I32EnumAttrCase<"cyclic", 3>
   ]> {
   let cppNamespace = "::mlir::seqpar";
   let genSpecializedAttr = 0;
@@ -34,24 +35,32 @@ def SeqPar_DimShardingAttr : SeqPar_Attr<"DimSharding", "dim"> {
       concatenated (Megatron fused QKV: rank k holds [Q_k | K_k | V_k]).
     * `zigzag`: the dimension is cut into 2n chunks; rank k holds chunks k and
       2n-1-k, in that order (causal load balance for context parallelism).
+    * `cyclic I`: block-cyclic with interleave I: index t is on rank
+      (t / I) mod n; rank k holds the blocks of I indices k, k + n, k + 2n, ...
+      in increasing order (a KV cache sharded for decode, as vLLM's decode
+      context parallelism with interleave size I; docs/semantics.md §2).
 
     Constraints: axes are non-negative and distinct; `groups` is at least 2;
-    a grouped or zigzag dimension is split over at least one axis.
+    the interleave at least 1; a grouped, zigzag or cyclic dimension is split
+    over at least one axis.
 
     Examples (inside `#seqpar.sharding`): `[]`, `[0]`, `[0, 1]`,
-    `[1] groups 3`, `[1] zigzag`.
+    `[1] groups 3`, `[1] zigzag`, `[1] cyclic 16`.
   }];
   let parameters = (ins
     ArrayRefParameter<"int16_t">:$axes,
     EnumParameter<SeqPar_SplitKind>:$kind,
-    DefaultValuedParameter<"int64_t", "1">:$groups
+    DefaultValuedParameter<"int64_t", "1">:$groups,
+    DefaultValuedParameter<"int64_t", "1">:$interleave
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Parses the body `[axes] (groups N | zigzag)?` without angle brackets.
+    /// Parses the body `[axes] (groups N | zigzag | cyclic I)?` without
+    /// angle brackets.
     static DimShardingAttr parseBody(::mlir::AsmParser &parser);
-    /// Prints the body `[axes] (groups N | zigzag)?` without angle brackets.
+    /// Prints the body `[axes] (groups N | zigzag | cyclic I)?` without
+    /// angle brackets.
     void printBody(::mlir::AsmPrinter &printer) const;
     bool isSplit() const { return !getAxes().empty(); }
   }];
@@ -76,7 +85,8 @@ def SeqPar_ShardingAttr : SeqPar_Attr<"Sharding", "sharding"> {
       the whole attribute (dims and partial);
     * there are at most as many dims as the value's rank;
     * a static dimension's global size is divisible by the number of pieces
-      (product of axis sizes, times `groups`, times 2 for zigzag).
+      (product of axis sizes, times `groups`, times 2 for zigzag, times the
+      interleave for cyclic).
 
     Examples:
     ```mlir
@@ -88,6 +98,9 @@ def SeqPar_ShardingAttr : SeqPar_Attr<"Sharding", "sharding"> {
     #seqpar.sharding<@grid, [[], [0] groups 3]>
     // Zigzag over axis 1 for causal context parallelism.
     #seqpar.sharding<@grid, [[], [1] zigzag]>
+    // A KV cache [b, a_kv, L, d], blocks of 16 tokens dealt round-robin over
+    // axis 1.
+    #seqpar.sharding<@grid, [[], [], [1] cyclic 16]>
     // Partial sums over axis 0 (a row-parallel matmul before its all-reduce).
     #seqpar.sharding<@grid, [], partial = [0]>
     ```
@@ -107,8 +120,8 @@ def SeqPar_ShardingAttr : SeqPar_Attr<"Sharding", "sharding"> {
     /// True when some dim is split over `axis` or the value is partial over it.
     bool usesAxis(int16_t axis) const;
     /// Number of pieces dim `dim` is cut into on the grid `gridShape`
-    /// (product of axis sizes, times groups, times 2 for zigzag); 1 if unsplit;
-    /// -1 if an axis size is dynamic.
+    /// (product of axis sizes, times groups, times 2 for zigzag, times the
+    /// interleave for cyclic); 1 if unsplit; -1 if an axis size is dynamic.
     int64_t getNumPieces(int64_t dim, ::llvm::ArrayRef<int64_t> gridShape) const;
     /// The per-rank shape of a global shape (dynamic dims and axes stay dynamic).
     ::llvm::SmallVector<int64_t> getLocalShape(::llvm::ArrayRef<int64_t> globalShape,

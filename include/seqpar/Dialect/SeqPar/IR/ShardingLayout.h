@@ -32,8 +32,9 @@ struct IndexRange {
 /// indices the process with coordinates `coords` holds, in local order.
 /// `globalSize` is the global extent of the dim. Unsplit: the whole dim;
 /// contiguous: block k of n; `groups N`: block k of each of the N groups,
-/// concatenated; zigzag: chunks k and 2n-1-k of 2n (k = the rank in the
-/// dim's axes group, n = the group size). Fails when the extent does not
+/// concatenated; zigzag: chunks k and 2n-1-k of 2n; `cyclic I`: the blocks
+/// of I indices starting at (j n + k) I for j = 0, 1, ... (k = the rank in
+/// the dim's axes group, n = the group size). Fails when the extent does not
 /// divide.
 llvm::FailureOr<llvm::SmallVector<IndexRange>>
 getGlobalRanges(ShardingAttr sharding, int64_t dim, int64_t globalSize,

@@ -85,11 +85,11 @@ private:
 
 ShardingAttr TensorParallelRewriter::getSharding(StridedDim s) const {
   MLIRContext *ctx = grid.getContext();
-  auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1);
+  auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1, 1);
   SmallVector<DimShardingAttr> dims(s.dim + 1, unsplit);
   dims[s.dim] = DimShardingAttr::get(
       ctx, {axis}, s.outer > 1 ? SplitKind::grouped : SplitKind::contiguous,
-      s.outer);
+      s.outer, 1);
   return ShardingAttr::get(ctx, grid, dims, {});
 }
 

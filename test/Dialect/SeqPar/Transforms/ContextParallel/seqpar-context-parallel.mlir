@@ -15,11 +15,13 @@
 // RING-SAME: -> (tensor<1x4x4x4xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] zigzag]>})
 // RING: %[[RANK:.*]] = shard.process_multi_index on @grid axes = [0]
 // RING: %[[QPOS:.*]] = linalg.generic
-// RING: seqpar.shift_start %arg1 on @grid grid_axes = [0] offset = 1 : tensor<1x2x4x4xf32>
+// The ring's first transfer and last wait are marked for the runtime's ring
+// region (seqpar-instrument-attention).
+// RING: seqpar.shift_start %arg1 on @grid grid_axes = [0] offset = 1 {seqpar.ring_begin = "attention"} : tensor<1x2x4x4xf32>
 // RING: seqpar.shift_start %arg2 on @grid grid_axes = [0] offset = 1 : tensor<1x2x4x4xf32>
 // RING: %[[OUT:.*]], %[[MAX:.*]], %[[SUM:.*]] = seqpar.attention_block %arg0, %arg1, %arg2 positions(%[[QPOS]], %[[QPOS]]) {causal
 // RING: %[[K1:.*]] = seqpar.wait
-// RING: %[[V1:.*]] = seqpar.wait
+// RING: %[[V1:.*]] = seqpar.wait {{.*}} {seqpar.ring_end = "attention"}
 // RING: %[[EARLIER:.*]] = arith.cmpi uge, %[[RANK]], %c1
 // RING: %[[STEP:.*]]:3 = scf.if %[[EARLIER]]
 // RING: tensor.extract_slice %[[K1]][0, 0, 0, 0] [1, 2, 2, 4]
