@@ -171,7 +171,8 @@ void textSection(std::ostringstream &os, const CounterSnapshot &s) {
     os << "  region '" << kv.first << "': calls " << r.calls << ", flops "
        << r.flops << ", seconds " << num(r.seconds) << ", GFLOP/s "
        << num(gflops);
-    // Only regions collectives ran in (a ring's): the others' lines unchanged.
+    // Regions collectives ran in (a ring's, the entry's) add their seconds;
+    // the others' lines are unchanged.
     if (r.collectiveSeconds > 0 || r.waitSeconds > 0)
       os << ", collective seconds " << num(r.collectiveSeconds)
          << ", wait seconds " << num(r.waitSeconds);
