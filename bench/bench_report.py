@@ -345,13 +345,6 @@ def _train_seqs(res):
     return {int(k): v for k, v in res["meta"]["train"]["seqs"].items()}
 
 
-def _train_row(res, impl, variant, ranks, s):
-    for r in res["train"]:
-        if (r["impl"], r["variant"], r["ranks"], r["s"]) == (impl, variant, ranks, s):
-            return r
-    return None
-
-
 def _seconds(v):
     return _fmt(v, ".3f") if v else "-"
 

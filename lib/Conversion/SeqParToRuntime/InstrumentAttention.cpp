@@ -113,29 +113,26 @@ struct InstrumentAttentionPass
     LLVM::LLVMFuncOp end =
         getOrDeclareFunc(b, module, "seqpar_rt_region_end",
                          LLVM::LLVMFunctionType::get(i32, {ptr}));
-    for (auto [op, flops, region] : sites) {
-      Location loc = op->getLoc();
-      LLVM::GlobalOp name = getOrCreateName(b, module, *region);
-      b.setInsertionPoint(op);
-      Value text = LLVM::AddressOfOp::create(b, loc, name);
-      LLVM::CallOp::create(b, loc, begin,
-                           ValueRange{text, constantInt(b, loc, i64, flops)});
-      b.setInsertionPointAfter(op);
-      text = LLVM::AddressOfOp::create(b, loc, name);
-      LLVM::CallOp::create(b, loc, end, ValueRange{text});
-      ++numInstrumented;
-    }
-    for (auto [first, last, region] : rings) {
-      LLVM::GlobalOp name = getOrCreateName(b, module, *region);
+    // region_begin(name, flops) before `first`, region_end(name) after `last`.
+    auto wrap = [&](Operation *first, Operation *last, const Region &region,
+                    int64_t flops) {
+      LLVM::GlobalOp name = getOrCreateName(b, module, region);
       b.setInsertionPoint(first);
       Value text = LLVM::AddressOfOp::create(b, first->getLoc(), name);
-      // Rings count no FLOPs of their own: their blocks' regions do.
       LLVM::CallOp::create(
           b, first->getLoc(), begin,
-          ValueRange{text, constantInt(b, first->getLoc(), i64, 0)});
+          ValueRange{text, constantInt(b, first->getLoc(), i64, flops)});
       b.setInsertionPointAfter(last);
       text = LLVM::AddressOfOp::create(b, last->getLoc(), name);
       LLVM::CallOp::create(b, last->getLoc(), end, ValueRange{text});
+    };
+    for (auto [op, flops, region] : sites) {
+      wrap(op, op, *region, flops);
+      ++numInstrumented;
+    }
+    // Rings count no FLOPs of their own: their blocks' regions do.
+    for (auto [first, last, region] : rings) {
+      wrap(first, last, *region, 0);
       ++numRings;
     }
   }

@@ -77,6 +77,20 @@ void DimShardingAttr::printBody(AsmPrinter &printer) const {
     printer << " cyclic " << getInterleave();
 }
 
+int64_t DimShardingAttr::getPiecesPerRank() const {
+  switch (getKind()) {
+  case SplitKind::contiguous:
+    return 1;
+  case SplitKind::grouped:
+    return getGroups();
+  case SplitKind::zigzag:
+    return 2;
+  case SplitKind::cyclic:
+    return getInterleave();
+  }
+  return 1;
+}
+
 Attribute DimShardingAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess())
     return {};
@@ -233,13 +247,7 @@ int64_t ShardingAttr::getNumPieces(int64_t dim,
       return -1;
     pieces *= gridShape[axis];
   }
-  if (split.getKind() == SplitKind::grouped)
-    pieces *= split.getGroups();
-  if (split.getKind() == SplitKind::zigzag)
-    pieces *= 2;
-  if (split.getKind() == SplitKind::cyclic)
-    pieces *= split.getInterleave();
-  return pieces;
+  return pieces * split.getPiecesPerRank();
 }
 
 SmallVector<int64_t>
@@ -255,15 +263,7 @@ ShardingAttr::getLocalShape(ArrayRef<int64_t> globalShape,
       size = ShapedType::kDynamic;
       continue;
     }
-    // Grouped, zigzag and cyclic splits keep `groups` (2, the interleave)
-    // pieces per rank.
-    if (split.getKind() == SplitKind::grouped)
-      ranks /= split.getGroups();
-    if (split.getKind() == SplitKind::zigzag)
-      ranks /= 2;
-    if (split.getKind() == SplitKind::cyclic)
-      ranks /= split.getInterleave();
-    size /= ranks;
+    size /= ranks / split.getPiecesPerRank();
   }
   return local;
 }
@@ -344,11 +344,7 @@ LogicalResult mlir::seqpar::verifyShardingForValue(
     int64_t pieces = sharding.getNumPieces(dim, gridShape);
     if (!split || pieces < 0 || tensor.isDynamicDim(dim))
       continue;
-    int64_t perRank = split.getKind() == SplitKind::grouped ? split.getGroups()
-                      : split.getKind() == SplitKind::zigzag ? 2
-                      : split.getKind() == SplitKind::cyclic
-                          ? split.getInterleave()
-                          : 1;
+    int64_t perRank = split.getPiecesPerRank();
     if (tensor.getDimSize(dim) % perRank != 0)
       return emitError() << "per-rank dim " << dim << " of size "
                          << tensor.getDimSize(dim) << " is not divisible into "

@@ -63,6 +63,9 @@ def SeqPar_DimShardingAttr : SeqPar_Attr<"DimSharding", "dim"> {
     /// angle brackets.
     void printBody(::mlir::AsmPrinter &printer) const;
     bool isSplit() const { return !getAxes().empty(); }
+    /// Pieces of the dim each rank holds: `groups` for a grouped split, 2
+    /// for zigzag, the interleave for cyclic (per round), else 1.
+    int64_t getPiecesPerRank() const;
   }];
 }
 
