@@ -33,6 +33,11 @@ enum class AttentionStrategy { Ring, AllGather, Ulysses, Hybrid };
 /// 2c-1-r of 2c, which balances causal attention) or contiguous (s/c).
 enum class LoadBalance { Zigzag, None };
 
+/// How seqpar-decode-context-parallel merges the ranks' partial attentions
+/// over their KV-cache slots: all-gather of the partials, or an all-to-all
+/// over heads then an all-gather of the merged heads (docs/decode.md).
+enum class DecodeMerge { AllGather, AllToAll };
+
 /// The option spellings of the two enums: seqpar-context-parallel's
 /// `strategy` and `load-balance` (Passes.td), seqpar-pipeline's
 /// `cp-strategy` and `load-balance` (seqpar/Pipelines/Pipelines.h).
@@ -51,6 +56,14 @@ inline llvm::cl::ValuesClass loadBalanceValues() {
   return llvm::cl::values(
       clEnumValN(LoadBalance::Zigzag, "zigzag", "chunks r and 2c-1-r of 2c"),
       clEnumValN(LoadBalance::None, "none", "contiguous s/c tokens"));
+}
+
+inline llvm::cl::ValuesClass decodeMergeValues() {
+  return llvm::cl::values(
+      clEnumValN(DecodeMerge::AllGather, "all-gather",
+                 "(out, row max, row sum) all-gathered, merged on every rank"),
+      clEnumValN(DecodeMerge::AllToAll, "all-to-all",
+                 "partials exchanged by heads, merged heads all-gathered"));
 }
 
 /// The option spelling of `strategy` (for remarks).

@@ -679,6 +679,86 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
   ];
 }
 
+def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::ModuleOp"> {
+  let summary = "Shard a decode step's KV caches over a CP grid axis (decode context parallelism)";
+  let description = [{
+    Decode context parallelism (docs/decode.md): each rank keeps L_max/n
+    slots of every KV cache, dealt block-cyclically (token t on rank
+    (t / I) mod n, `#seqpar.sharding ... cyclic I`), and the T new tokens'
+    attention over the whole cache is merged from the ranks' partials by
+    the LSE rule (docs/semantics.md §4.3).
+
+    Input: a single-device decode step. A KV cache is a function argument
+    [b, a_kv, L_max, d] whose only use is a `tensor.insert_slice` of the new
+    tokens' K or V at a (dynamic or constant) offset L along dim 2 (the
+    other offsets 0, sizes whole, strides 1); that insert's result is read
+    only as the key or value of attentions and by `func.return`. An
+    attention over caches is either
+    * `seqpar.attention_block` whose key positions are 0 .. L_max-1 (an
+      iota constant or `tensor.generate`), causal by position (query j at
+      its global position, e.g. L + j) and/or with an additive mask, or
+    * `seqpar.attention`, not causal, with an additive mask over the
+      L_max keys (how exporters mask slots past L + j).
+
+    Output: the per-rank step. Each cache argument (and a returned updated
+    cache) holds L_max/n slots with `#seqpar.sharding` saying which; the
+    insert becomes an elementwise select over the rank's slots (slot i holds
+    global position p(i) = ((i / I) n + r) I + i mod I and takes the new
+    value when L <= p(i) < L + T, so each position is written once, by its
+    owner); each attention becomes a `seqpar.attention_block` of the
+    replicated queries over the rank's slots (key positions p(i); the mask's
+    columns read at p(i)), and the partials are merged:
+    * `merge=all-gather`: (out, row max, row sum) all-gathered and merged in
+      rank order on every rank: (n-1) b T a (d+2) 4 bytes per rank;
+    * `merge=all-to-all`: the partials exchanged by heads (all-to-all, a
+      divisible by n; each rank merges a/n heads, as TensorRT-LLM's Helix)
+      and the merged heads all-gathered: (n-1)/n b T a (2d+2) 4 bytes.
+    Neither depends on L. A rank without a visible slot contributes the
+    empty partial (row max -inf, row sum 0). An attention or cache outside
+    this form is left as it is with a remark saying why; bytes per rank
+    are reported in a remark per function.
+
+    Before (grid [4]):
+    ```mlir
+    %k = tensor.insert_slice %kn into %kc[0, 0, %L, 0] [1, 2, 1, 8] [1, 1, 1, 1] : ...
+    %o, %m, %s = seqpar.attention_block %q, %k, %v positions(%qpos, %iota16) {causal, ...} : ...
+    ```
+    After (`interleave=1`; %p: the rank's slot positions r + 4 i):
+    ```mlir
+    %k = linalg.generic ... ins(%kc : tensor<1x2x4x8xf32>) ... // new K where L <= p(i) < L + T
+    %o0, %m0, %s0 = seqpar.attention_block %q, %k, %v positions(%qpos, %p) {causal, ...} : ...
+    %og = shard.all_gather %o0 on @grid grid_axes = [0] gather_axis = 0 : ...
+    ... seqpar.attention_merge, in rank order
+    ```
+  }];
+  let options = [
+    Option<"gridName", "grid", "std::string", /*default=*/"\"\"",
+           "Grid symbol (default: the module's only shard.grid)">,
+    Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"-1",
+           "Grid axis the caches are sharded over; -1 (the default): the "
+           "grid's only axis">,
+    Option<"interleave", "interleave", "int64_t", /*default=*/"1",
+           "Block-cyclic interleave I: consecutive tokens per block (token t "
+           "on rank (t / I) mod n); n I must divide L_max">,
+    Option<"merge", "merge", "::mlir::seqpar::DecodeMerge",
+           /*default=*/"::mlir::seqpar::DecodeMerge::AllGather",
+           "How the ranks' partials are merged: all-gather or all-to-all "
+           "(over heads)",
+           "::mlir::seqpar::decodeMergeValues()">
+  ];
+  let statistics = [
+    Statistic<"numRewritten", "num-attention-rewritten",
+              "Attentions over KV caches sharded over the grid axis">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::seqpar::SeqParDialect",
+    "::mlir::shard::ShardDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Preparation for lowering (PrepareLowering/)
 //===----------------------------------------------------------------------===//

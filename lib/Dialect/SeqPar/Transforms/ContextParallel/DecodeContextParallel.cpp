@@ -1,0 +1,654 @@
+//===- DecodeContextParallel.cpp - KV caches sharded over ranks -----------===//
+//
+// The seqpar-decode-context-parallel pass (docs/decode.md): a single-device
+// decode step whose attentions read KV caches updated in place becomes the
+// per-rank step over block-cyclically sharded caches, its partial attentions
+// merged by the LSE rule (docs/semantics.md §4.3).
+//
+//===----------------------------------------------------------------------===//
+
+#include "seqpar/Analysis/ByteCounts.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::seqpar {
+#define GEN_PASS_DEF_DECODECONTEXTPARALLEL
+#include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
+} // namespace mlir::seqpar
+
+using namespace mlir;
+using namespace mlir::seqpar;
+
+namespace {
+
+/// The sequence dim of keys and values [b, a_kv, L_max, d] (and of the
+/// caches they are read from).
+constexpr int64_t kSlotDim = 2;
+
+/// A KV cache: a function argument [b, a_kv, L_max, d] updated once by a
+/// `tensor.insert_slice` of the new tokens at offset L along the slots.
+struct CacheWrite {
+  BlockArgument cache;
+  tensor::InsertSliceOp insert;
+};
+
+/// An attention over caches, as the pass found it.
+struct DecodeAttention {
+  Operation *op;
+  CacheWrite key, value;
+};
+
+/// Whether `value` holds 0, 1, ..., n-1: an index constant or a
+/// tensor.generate yielding its index.
+bool isIota(Value value, int64_t n) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() != 1 || type.getDimSize(0) != n)
+    return false;
+  DenseIntElementsAttr dense;
+  if (matchPattern(value, m_Constant(&dense)))
+    return llvm::all_of(llvm::enumerate(dense.getValues<APInt>()),
+                        [](auto item) {
+                          return item.value().getSExtValue() ==
+                                 static_cast<int64_t>(item.index());
+                        });
+  auto generate = value.getDefiningOp<tensor::GenerateOp>();
+  if (!generate)
+    return false;
+  Block &body = generate.getBody().front();
+  Value yielded = body.getTerminator()->getOperand(0);
+  if (auto cast = yielded.getDefiningOp<arith::IndexCastOp>())
+    yielded = cast.getIn();
+  return yielded == body.getArgument(0);
+}
+
+/// The cache write `value` is the result of, or why it is none.
+FailureOr<CacheWrite> matchCacheWrite(Value value, func::FuncOp func,
+                                      std::string &why) {
+  auto insert = value.getDefiningOp<tensor::InsertSliceOp>();
+  if (!insert) {
+    why = "it is not a tensor.insert_slice into a cache argument";
+    return failure();
+  }
+  auto cache = dyn_cast<BlockArgument>(insert.getDest());
+  auto type = cast<RankedTensorType>(insert.getDestType());
+  if (!cache || cache.getOwner() != &func.getBody().front()) {
+    why = "the tensor.insert_slice does not write into a function argument";
+    return failure();
+  }
+  if (type.getRank() != 4 || !type.hasStaticShape()) {
+    why = "the cache is not a static [b, a_kv, L_max, d] tensor";
+    return failure();
+  }
+  if (!cache.hasOneUse()) {
+    why = "the cache argument has other uses than its update";
+    return failure();
+  }
+  RankedTensorType newType = insert.getSourceType();
+  if (newType.getRank() != 4 || !newType.hasStaticShape() ||
+      !insert.hasUnitStride()) {
+    why = "the update is not a static, unit-stride insert of the new tokens";
+    return failure();
+  }
+  for (int64_t dim = 0; dim < 4; ++dim) {
+    if (dim == kSlotDim)
+      continue;
+    std::optional<int64_t> offset =
+        getConstantIntValue(insert.getMixedOffsets()[dim]);
+    if (!offset || *offset != 0 ||
+        newType.getDimSize(dim) != type.getDimSize(dim)) {
+      why = "the update does not cover dim " + std::to_string(dim) +
+            " of the cache whole";
+      return failure();
+    }
+  }
+  if (newType.getDimSize(kSlotDim) > type.getDimSize(kSlotDim)) {
+    why = "more new tokens than cache slots";
+    return failure();
+  }
+  return CacheWrite{cache, insert};
+}
+
+/// Matches `op`'s key and value to cache writes and checks the rest of the
+/// attention's form (docs/decode.md); the failure says why not.
+FailureOr<DecodeAttention> matchDecodeAttention(Operation *op,
+                                                func::FuncOp func,
+                                                std::string &why) {
+  Value key, value, mask;
+  Region *dropout;
+  if (auto block = dyn_cast<AttentionBlockOp>(op)) {
+    key = block.getKey();
+    value = block.getValue();
+    mask = block.getMask();
+    dropout = &block.getDropout();
+    int64_t slots = cast<RankedTensorType>(key.getType()).getDimSize(kSlotDim);
+    if (!isIota(block.getKvPositions(), slots)) {
+      why = "its key positions are not the slots 0 .. L_max-1";
+      return failure();
+    }
+  } else {
+    auto attention = cast<AttentionOp>(op);
+    key = attention.getKey();
+    value = attention.getValue();
+    mask = attention.getMask();
+    dropout = &attention.getDropout();
+    if (attention.getCausal()) {
+      why = "it is causal over as many queries as slots (a prefill, not a "
+            "decode step)";
+      return failure();
+    }
+  }
+  if (!dropout->empty()) {
+    why = "it has attention dropout (not used in decode)";
+    return failure();
+  }
+  std::string whyKey, whyValue;
+  FailureOr<CacheWrite> keyWrite = matchCacheWrite(key, func, whyKey);
+  FailureOr<CacheWrite> valueWrite = matchCacheWrite(value, func, whyValue);
+  if (failed(keyWrite) || failed(valueWrite)) {
+    why = failed(keyWrite) ? "its key is not a cache: " + whyKey
+                           : "its value is not a cache: " + whyValue;
+    return failure();
+  }
+  if (mask) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    int64_t columns = maskType.getDimSize(3);
+    if (columns != 1 &&
+        columns != cast<RankedTensorType>(key.getType()).getDimSize(kSlotDim)) {
+      why = "its mask's key dim is neither 1 nor L_max";
+      return failure();
+    }
+  }
+  return DecodeAttention{op, *keyWrite, *valueWrite};
+}
+
+struct DecodeContextParallelPass
+    : public mlir::seqpar::impl::DecodeContextParallelBase<
+          DecodeContextParallelPass> {
+  using DecodeContextParallelBase::DecodeContextParallelBase;
+  void runOnOperation() override;
+
+private:
+  LogicalResult runOnFunction(func::FuncOp func);
+};
+
+/// Builds the per-rank step of one function on n ranks of grid axis `axis`.
+class DecodeStepBuilder {
+public:
+  DecodeStepBuilder(func::FuncOp func, FlatSymbolRefAttr grid, int16_t axis,
+                    int64_t numRanks, int64_t interleave, DecodeMerge merge)
+      : func(func), grid(grid), axis(axis), numRanks(numRanks),
+        interleave(interleave), merge(merge),
+        b(OpBuilder::atBlockBegin(&func.getBody().front())) {
+    rank = shard::ProcessMultiIndexOp::create(b, func.getLoc(),
+                                              TypeRange{b.getIndexType()},
+                                              grid.getValue(), {axis})
+               .getResult()[0];
+  }
+
+  /// The rank's cache slots in place of `write`'s argument and the new
+  /// tokens written by their owner (once per cache).
+  Value writeCache(const CacheWrite &write);
+  /// The attention of `attention` over the rank's slots, merged over ranks,
+  /// in place of its results.
+  void distribute(const DecodeAttention &attention);
+
+  /// Whether `value` is a cache's rank slots after the update.
+  bool isWrittenCache(Value value) const {
+    return llvm::is_contained(llvm::make_second_range(written), value);
+  }
+
+  int64_t bytesSent = 0;
+
+private:
+  /// Global position p(i) of the rank's slot `slot` (docs/decode.md).
+  Value slotPosition(OpBuilder &ob, Location loc, Value slot);
+  /// The positions of the rank's `slots` slots, [slots] index.
+  Value slotPositions(int64_t slots);
+  /// `mask` [b|1, a|1, T|1, L_max|1] with its key columns read at the
+  /// rank's slots.
+  Value localMask(Value mask, int64_t slots);
+  /// The ranks' partials merged: on every rank, in rank order.
+  AttentionPartial mergeAllGather(AttentionPartial partial);
+  /// The partials exchanged by heads, merged, the heads gathered back (the
+  /// row max and row sum only when `gatherMax` / `gatherSum`).
+  AttentionPartial mergeAllToAll(AttentionPartial partial, bool gatherMax,
+                                 bool gatherSum);
+  /// `value` all-gathered along `dim` over the axis.
+  Value allGather(Value value, int64_t dim);
+  /// Slice `k` of n along dim `dim`.
+  Value piece(Value value, int64_t dim, int64_t k);
+  Value index(Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+
+  func::FuncOp func;
+  FlatSymbolRefAttr grid;
+  int16_t axis;
+  int64_t numRanks, interleave;
+  DecodeMerge merge;
+  OpBuilder b;
+  Value rank;
+  llvm::DenseMap<int64_t, Value> positionsBySlots;
+  llvm::DenseMap<Operation *, Value> written;
+};
+
+Value DecodeStepBuilder::slotPosition(OpBuilder &ob, Location loc,
+                                      Value slot) {
+  auto constant = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  };
+  Value size = constant(interleave);
+  Value round = arith::DivUIOp::create(ob, loc, slot, size);
+  Value within = arith::RemUIOp::create(ob, loc, slot, size);
+  Value blockIndex = arith::AddIOp::create(
+      ob, loc, arith::MulIOp::create(ob, loc, round, constant(numRanks)),
+      rank);
+  return arith::AddIOp::create(
+      ob, loc, arith::MulIOp::create(ob, loc, blockIndex, size), within);
+}
+
+Value DecodeStepBuilder::slotPositions(int64_t slots) {
+  Value &positions = positionsBySlots[slots];
+  if (positions)
+    return positions;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfterValue(rank);
+  Location loc = func.getLoc();
+  auto type = RankedTensorType::get({slots}, b.getIndexType());
+  positions = tensor::GenerateOp::create(
+      b, loc, type, ValueRange{}, [&](OpBuilder &ob, Location l, ValueRange i) {
+        tensor::YieldOp::create(ob, l, slotPosition(ob, l, i[0]));
+      });
+  return positions;
+}
+
+Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
+  Value &local = written[write.insert];
+  if (local)
+    return local;
+  tensor::InsertSliceOp insert = write.insert;
+  Location loc = insert.getLoc();
+  auto globalType = cast<RankedTensorType>(write.cache.getType());
+  SmallVector<int64_t> shape(globalType.getShape());
+  shape[kSlotDim] /= numRanks;
+  auto localType = globalType.clone(shape);
+  BlockArgument cache = write.cache;
+  cache.setType(localType);
+
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(insert);
+  Value start = getValueOrCreateConstantIndexOp(
+      b, loc, insert.getMixedOffsets()[kSlotDim]);
+  Value fresh = insert.getSource();
+  int64_t numNew = insert.getSourceType().getDimSize(kSlotDim);
+  Value init = tensor::EmptyOp::create(b, loc, shape,
+                                       localType.getElementType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+  // Slot i takes new token p(i) - L when L <= p(i) < L + T: the owner
+  // writes each new position once, every other slot keeps its value.
+  local = linalg::GenericOp::create(
+              b, loc, localType, ValueRange{write.cache}, ValueRange{init},
+              ArrayRef<AffineMap>{id, id},
+              SmallVector<utils::IteratorType>(4,
+                                               utils::IteratorType::parallel),
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                SmallVector<Value> at;
+                for (int64_t dim = 0; dim < 4; ++dim)
+                  at.push_back(linalg::IndexOp::create(nb, nl, dim));
+                Value p = slotPosition(nb, nl, at[kSlotDim]);
+                Value end = arith::AddIOp::create(
+                    nb, nl, start,
+                    arith::ConstantIndexOp::create(nb, nl, numNew));
+                Value mine = arith::AndIOp::create(
+                    nb, nl,
+                    arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, p,
+                                          start),
+                    arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, p,
+                                          end));
+                // Clamped, so the read stays in bounds on slots not written.
+                Value j = arith::MinSIOp::create(
+                    nb, nl,
+                    arith::MaxSIOp::create(
+                        nb, nl, arith::SubIOp::create(nb, nl, p, start),
+                        arith::ConstantIndexOp::create(nb, nl, 0)),
+                    arith::ConstantIndexOp::create(nb, nl, numNew - 1));
+                at[kSlotDim] = j;
+                Value newValue = tensor::ExtractOp::create(nb, nl, fresh, at);
+                linalg::YieldOp::create(
+                    nb, nl,
+                    arith::SelectOp::create(nb, nl, mine, newValue, args[0])
+                        .getResult());
+              })
+              .getResult(0);
+  insert.getResult().replaceAllUsesWith(local);
+  insert.erase();
+  return local;
+}
+
+Value DecodeStepBuilder::localMask(Value mask, int64_t slots) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  if (type.getDimSize(3) == 1)
+    return mask;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[3] = slots;
+  Location loc = mask.getLoc();
+  Value positions = slotPositions(slots);
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  AffineMap id = AffineMap::getMultiDimIdentityMap(4, b.getContext());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, ValueRange{init},
+             ArrayRef<AffineMap>{id},
+             SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location nl, ValueRange) {
+               SmallVector<Value> at;
+               for (int64_t dim = 0; dim < 4; ++dim)
+                 at.push_back(linalg::IndexOp::create(nb, nl, dim));
+               at[3] = tensor::ExtractOp::create(nb, nl, positions,
+                                                 ValueRange{at[3]});
+               linalg::YieldOp::create(
+                   nb, nl, tensor::ExtractOp::create(nb, nl, mask, at)
+                               .getResult());
+             })
+      .getResult(0);
+}
+
+Value DecodeStepBuilder::allGather(Value value, int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] *= numRanks;
+  auto all = type.clone(shape);
+  bytesSent += getBytesSent(CollectiveKind::AllGather, all, numRanks);
+  return shard::AllGatherOp::create(b, value.getLoc(), all, grid,
+                                    b.getDenseI16ArrayAttr({axis}), value,
+                                    b.getIndexAttr(dim));
+}
+
+Value DecodeStepBuilder::piece(Value value, int64_t dim, int64_t k) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int64_t rankDims = type.getRank();
+  SmallVector<OpFoldResult> offsets(rankDims, b.getIndexAttr(0)),
+      sizes = getAsIndexOpFoldResult(b.getContext(), type.getShape()),
+      strides(rankDims, b.getIndexAttr(1));
+  int64_t size = type.getDimSize(dim) / numRanks;
+  offsets[dim] = b.getIndexAttr(k * size);
+  sizes[dim] = b.getIndexAttr(size);
+  return tensor::ExtractSliceOp::create(b, value.getLoc(), value, offsets,
+                                        sizes, strides);
+}
+
+AttentionPartial DecodeStepBuilder::mergeAllGather(AttentionPartial partial) {
+  // Gathered along the batch dim in rank order; every rank merges the same
+  // pieces in the same order, so the replicas are equal bit for bit.
+  SmallVector<Value, 3> all;
+  for (Value v : partial.values())
+    all.push_back(allGather(v, 0));
+  Location loc = partial.out.getLoc();
+  AttentionPartial merged;
+  for (int64_t k = 0; k < numRanks; ++k) {
+    AttentionPartial next{piece(all[0], 0, k), piece(all[1], 0, k),
+                          piece(all[2], 0, k)};
+    merged = k == 0 ? next : buildAttentionMerge(b, loc, merged, next);
+  }
+  return merged;
+}
+
+AttentionPartial DecodeStepBuilder::mergeAllToAll(AttentionPartial partial,
+                                                  bool gatherMax,
+                                                  bool gatherSum) {
+  // Head chunk k of every rank's partial goes to rank k (arriving in rank
+  // order along the batch dim); rank k merges its a/n heads over all ranks'
+  // slots, and the merged heads are gathered back in head order.
+  Location loc = partial.out.getLoc();
+  SmallVector<Value, 3> exchanged;
+  for (Value v : partial.values()) {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] *= numRanks;
+    shape[1] /= numRanks;
+    bytesSent += getBytesSent(CollectiveKind::AllToAll, type, numRanks);
+    exchanged.push_back(shard::AllToAllOp::create(
+        b, loc, type.clone(shape), grid, b.getDenseI16ArrayAttr({axis}), v,
+        b.getIndexAttr(1), b.getIndexAttr(0)));
+  }
+  AttentionPartial merged;
+  for (int64_t k = 0; k < numRanks; ++k) {
+    AttentionPartial next{piece(exchanged[0], 0, k),
+                          piece(exchanged[1], 0, k),
+                          piece(exchanged[2], 0, k)};
+    merged = k == 0 ? next : buildAttentionMerge(b, loc, merged, next);
+  }
+  merged.out = allGather(merged.out, 1);
+  merged.rowMax = gatherMax ? allGather(merged.rowMax, 1) : Value();
+  merged.rowSum = gatherSum ? allGather(merged.rowSum, 1) : Value();
+  return merged;
+}
+
+void DecodeStepBuilder::distribute(const DecodeAttention &attention) {
+  Operation *op = attention.op;
+  Value key = writeCache(attention.key);
+  Value value = writeCache(attention.value);
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  int64_t slots = cast<RankedTensorType>(key.getType()).getDimSize(kSlotDim);
+  Value positions = slotPositions(slots);
+  AttentionBlockOp local;
+  if (auto block = dyn_cast<AttentionBlockOp>(op)) {
+    Value mask = block.getMask() ? localMask(block.getMask(), slots) : Value();
+    local = AttentionBlockOp::create(
+        b, loc, block.getOut().getType(), block.getRowMax().getType(),
+        block.getRowSum().getType(), block.getQuery(), key, value,
+        block.getQPositions(), positions, mask, Value(), block.getScaleAttr(),
+        block.getCausalAttr());
+  } else {
+    auto full = cast<AttentionOp>(op);
+    auto queryType = cast<RankedTensorType>(full.getQuery().getType());
+    int64_t numQueries = queryType.getDimSize(2);
+    // Not causal: the query positions are not read.
+    Value queryPositions = tensor::GenerateOp::create(
+        b, loc, RankedTensorType::get({numQueries}, b.getIndexType()),
+        ValueRange{}, [](OpBuilder &ob, Location l, ValueRange i) {
+          tensor::YieldOp::create(ob, l, i[0]);
+        });
+    Value mask = full.getMask() ? localMask(full.getMask(), slots) : Value();
+    auto outType = queryType.clone(b.getF32Type());
+    auto rowsType = RankedTensorType::get(queryType.getShape().drop_back(),
+                                          b.getF32Type());
+    local = AttentionBlockOp::create(
+        b, loc, outType, rowsType, rowsType, full.getQuery(), key, value,
+        queryPositions, positions, mask, Value(), full.getScaleAttr(),
+        UnitAttr());
+  }
+  // A block's row max and sum are results; an attention's result reads the
+  // row sum (rows with every key masked by -inf are NaN).
+  bool isBlock = isa<AttentionBlockOp>(op);
+  bool needMax = isBlock && !op->getResult(1).use_empty();
+  bool needSum = !isBlock || !op->getResult(2).use_empty();
+  AttentionPartial partial = AttentionPartial::of(local);
+  AttentionPartial merged = merge == DecodeMerge::AllGather
+                                ? mergeAllGather(partial)
+                                : mergeAllToAll(partial, needMax, needSum);
+  if (isBlock) {
+    op->getResult(0).replaceAllUsesWith(merged.out);
+    if (needMax)
+      op->getResult(1).replaceAllUsesWith(merged.rowMax);
+    if (needSum)
+      op->getResult(2).replaceAllUsesWith(merged.rowSum);
+  } else {
+    Type elem = cast<RankedTensorType>(op->getResult(0).getType())
+                    .getElementType();
+    op->getResult(0).replaceAllUsesWith(
+        buildAttentionResult(b, loc, merged, elem));
+  }
+  op->erase();
+}
+
+} // namespace
+
+void DecodeContextParallelPass::runOnOperation() {
+  if (interleave < 1) {
+    emitError(getOperation().getLoc())
+        << "interleave=" << interleave.getValue()
+        << " is not a block size: expected interleave >= 1";
+    return signalPassFailure();
+  }
+  for (auto func : getOperation().getOps<func::FuncOp>())
+    if (!func.isExternal() && failed(runOnFunction(func)))
+      return signalPassFailure();
+}
+
+LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
+  SmallVector<Operation *> candidates;
+  func.walk([&](Operation *op) {
+    if (isa<AttentionOp, AttentionBlockOp>(op))
+      candidates.push_back(op);
+  });
+  if (candidates.empty())
+    return success();
+  FlatSymbolRefAttr grid;
+  int16_t axis = 0;
+  int64_t numRanks = 1;
+  if (failed(resolveGridAxis(func, gridName, gridAxis, "decode CP", grid,
+                             axis, numRanks)))
+    return failure();
+  if (numRanks == 1)
+    return success();
+  std::optional<int64_t> perRound =
+      llvm::checkedMul<int64_t>(numRanks, interleave.getValue());
+
+  // Match every attention, then drop, until nothing changes, those whose
+  // caches something else reads (an update read by a rejected attention
+  // cannot be sharded for the others).
+  llvm::MapVector<Operation *, DecodeAttention> accepted;
+  auto reject = [&](Operation *op, const std::string &why) {
+    emitRemark(op->getLoc()) << "attention left as it is by decode context "
+                        "parallelism: "
+                     << why;
+  };
+  for (Operation *op : candidates) {
+    std::string why;
+    FailureOr<DecodeAttention> match = matchDecodeAttention(op, func, why);
+    if (failed(match)) {
+      reject(op, why);
+      continue;
+    }
+    int64_t slots = cast<RankedTensorType>(match->key.cache.getType())
+                        .getDimSize(kSlotDim);
+    int64_t valueSlots = cast<RankedTensorType>(match->value.cache.getType())
+                             .getDimSize(kSlotDim);
+    if (!perRound || slots % *perRound != 0 || valueSlots != slots) {
+      reject(op, "its cache's " + std::to_string(slots) +
+                     " slots are not whole rounds of " +
+                     std::to_string(numRanks) + " ranks x interleave " +
+                     std::to_string(interleave.getValue()));
+      continue;
+    }
+    if (merge == DecodeMerge::AllToAll &&
+        cast<RankedTensorType>(op->getOperand(0).getType()).getDimSize(1) %
+                numRanks !=
+            0) {
+      reject(op, "merge=all-to-all needs the query heads divisible by " +
+                     std::to_string(numRanks) + " ranks");
+      continue;
+    }
+    ShardingAttr sharding = getArgSharding(func, match->key.cache.getArgNumber());
+    ShardingAttr valueSharding =
+        getArgSharding(func, match->value.cache.getArgNumber());
+    if ((sharding && sharding.getDimSharding(kSlotDim)) ||
+        (valueSharding && valueSharding.getDimSharding(kSlotDim))) {
+      reject(op, "its cache's slots are already split");
+      continue;
+    }
+    accepted.insert({op, *match});
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = accepted.begin(); it != accepted.end(); ++it) {
+      auto readOnlyByAccepted = [&](const CacheWrite &write) {
+        return llvm::all_of(write.insert->getUses(), [&](OpOperand &use) {
+          Operation *user = use.getOwner();
+          if (isa<func::ReturnOp>(user))
+            return true;
+          // As the key or value (operands 1, 2) of an accepted attention.
+          return accepted.count(user) && (use.getOperandNumber() == 1 ||
+                                          use.getOperandNumber() == 2);
+        });
+      };
+      if (readOnlyByAccepted(it->second.key) &&
+          readOnlyByAccepted(it->second.value))
+        continue;
+      reject(it->first, "its updated cache is read by another op than the "
+                        "attentions this pass shards");
+      accepted.erase(it);
+      changed = true;
+      break;
+    }
+  }
+  if (accepted.empty())
+    return success();
+
+  DecodeStepBuilder builder(func, grid, axis, numRanks, interleave, merge);
+  MLIRContext *ctx = func.getContext();
+  auto cyclic = DimShardingAttr::get(ctx, {axis}, SplitKind::cyclic, 1,
+                                     interleave);
+  auto shardingOf = [&](ShardingAttr base) {
+    if (!base)
+      base = ShardingAttr::getReplicated(ctx, grid);
+    SmallVector<DimShardingAttr> dims(base.getDims());
+    auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1, 1);
+    if (dims.size() <= static_cast<size_t>(kSlotDim))
+      dims.resize(kSlotDim + 1, unsplit);
+    dims[kSlotDim] = cyclic;
+    return ShardingAttr::get(ctx, grid, dims, base.getPartialAxes());
+  };
+  llvm::SetVector<BlockArgument> caches;
+  int64_t globalSlots = 0;
+  for (auto &[op, attention] : accepted) {
+    for (const CacheWrite *write : {&attention.key, &attention.value})
+      if (caches.insert(write->cache))
+        globalSlots += cast<RankedTensorType>(write->cache.getType())
+                           .getDimSize(kSlotDim);
+    builder.distribute(attention);
+  }
+  // Every other argument and result is replicated over the grid: the step
+  // outside attention runs whole on every rank (docs/decode.md).
+  auto replicated = ShardingAttr::getReplicated(ctx, grid);
+  for (BlockArgument arg : func.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    ShardingAttr sharding = getArgSharding(func, i);
+    func.setArgAttr(i, SeqParDialect::kShardingAttrName,
+                    caches.contains(arg) ? shardingOf(sharding)
+                    : sharding           ? sharding
+                                         : replicated);
+  }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  func.setType(FunctionType::get(ctx, func.getBody().front().getArgumentTypes(),
+                                 ret.getOperandTypes()));
+  for (auto [i, result] : llvm::enumerate(ret.getOperands())) {
+    auto sharding = func.getResultAttrOfType<ShardingAttr>(
+        i, SeqParDialect::kShardingAttrName);
+    func.setResultAttr(i, SeqParDialect::kShardingAttrName,
+                       builder.isWrittenCache(result) ? shardingOf(sharding)
+                       : sharding                     ? sharding
+                                                      : replicated);
+  }
+  numRewritten += accepted.size();
+  emitRemark(func.getLoc())
+      << "decode context parallelism (" << numRanks << " ranks, cyclic "
+      << interleave.getValue() << "): "
+                    << accepted.size() << " attentions over " << caches.size()
+                    << " KV caches of " << globalSlots << " slots in all, "
+                    << globalSlots / numRanks << " per rank; merge "
+                    << (merge == DecodeMerge::AllGather ? "all-gather"
+                                                        : "all-to-all")
+                    << ": " << builder.bytesSent
+                    << " bytes sent per rank per step";
+  return success();
+}
