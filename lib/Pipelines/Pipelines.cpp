@@ -72,6 +72,22 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
     os << "cp-keep-kv is only used by the ring of cp-strategy=ring or hybrid "
           "(cp-strategy="
        << stringifyAttentionStrategy(strategy) << ")";
+  else if (opts.dcp < 1)
+    os << "dcp=" << opts.dcp
+       << " is not a decode context-parallel size: expected dcp >= 1 (1: "
+          "none)";
+  else if (opts.dcp > 1 && cp > 1)
+    os << "cp=" << cp << " and dcp=" << opts.dcp
+       << " both set: cp shards a prefill's sequence, dcp a decode step's KV "
+          "caches; a program is one or the other";
+  else if (!llvm::checkedMul<int64_t>(tp, opts.dcp))
+    os << "tp=" << tp << " x dcp=" << opts.dcp
+       << " ranks overflow a 64-bit count";
+  else if (opts.dcpInterleave < 1)
+    os << "dcp-interleave=" << opts.dcpInterleave
+       << " is not a block size: expected dcp-interleave >= 1";
+  else if (opts.dcpInterleave != 1 && opts.dcpLayout != SplitKind::cyclic)
+    os << "dcp-interleave is only used by dcp-layout=cyclic";
   else if (std::string bad = whyInvalidSeqDimOption(seqDim); !bad.empty())
     os << bad;
   else
@@ -147,6 +163,17 @@ SeqParPipelineOptions::getContextParallelOptions() const {
   return options;
 }
 
+DecodeContextParallelOptions
+SeqParPipelineOptions::getDecodeContextParallelOptions() const {
+  DecodeContextParallelOptions options;
+  options.gridName = GridContract::kName.str();
+  options.gridAxis = GridContract::kRingAxis;
+  options.layout = dcpLayout;
+  options.interleave = dcpInterleave;
+  options.merge = dcpMerge;
+  return options;
+}
+
 SequenceParallelOptions
 SeqParPipelineOptions::getSequenceParallelOptions() const {
   SequenceParallelOptions sp;
@@ -199,9 +226,18 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // the CP axis can shard it. A training graph's attention backward is
   // raised with it: its P is no longer kept, and CP distributes it.
   RaiseAttentionOptions raise;
-  raise.backward = true;
+  // A decode step (dcp) is inference: no backward to raise.
+  raise.backward = opts.dcp <= 1;
   pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   pm.addPass(createCanonicalizerPass());
+  // A decode step: its KV caches are sharded over the CP axis.
+  if (opts.dcp > 1) {
+    pm.addPass(
+        createDecodeContextParallel(opts.getDecodeContextParallelOptions()));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    return;
+  }
   // The CP axis shards every sequence-carrying value.
   if (opts.getGrid().hasRingAxis())
     pm.addPass(createContextParallel(opts.getContextParallelOptions()));

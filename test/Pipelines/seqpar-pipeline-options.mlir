@@ -17,7 +17,42 @@
 // RUN: not seqpar-opt %t/load-balance.mlir --seqpar-pipeline="cp=2 load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
 // RUN: seqpar-opt %t/seq-dim.mlir -verify-diagnostics --seqpar-pipeline="cp=2 seq-dim=-2"
 // RUN: seqpar-opt %t/cp-huge.mlir -verify-diagnostics --seqpar-pipeline="cp=9223372036854775807"
+// RUN: seqpar-opt %t/dcp-zero.mlir -verify-diagnostics --seqpar-pipeline="dcp=0"
+// RUN: seqpar-opt %t/dcp-and-cp.mlir -verify-diagnostics --seqpar-pipeline="cp=2 dcp=2"
+// RUN: seqpar-opt %t/dcp-overflow.mlir -verify-diagnostics --seqpar-pipeline="tp=4611686018427387904 dcp=4"
+// RUN: seqpar-opt %t/dcp-interleave-zero.mlir -verify-diagnostics --seqpar-pipeline="dcp=2 dcp-interleave=0"
+// RUN: seqpar-opt %t/dcp-interleave-layout.mlir -verify-diagnostics --seqpar-pipeline="dcp=2 dcp-layout=zigzag dcp-interleave=4"
+// RUN: not seqpar-opt %t/strategy.mlir --seqpar-pipeline="dcp=2 dcp-layout=groups" 2>&1 | FileCheck %s --check-prefix=LAYOUT
+// RUN: not seqpar-opt %t/strategy.mlir --seqpar-pipeline="dcp=2 dcp-merge=reduce-scatter" 2>&1 | FileCheck %s --check-prefix=MERGE
 // RUN: seqpar-opt %t/cp-huge.mlir -verify-diagnostics --seqpar-pipeline="cp=9223372036854775807 cp-strategy=all-gather"
+
+// LAYOUT: Cannot find option named 'groups'!
+// MERGE: Cannot find option named 'reduce-scatter'!
+
+//--- dcp-zero.mlir
+// expected-error @+1 {{seqpar-pipeline: dcp=0 is not a decode context-parallel size: expected dcp >= 1 (1: none)}}
+module {
+}
+
+//--- dcp-and-cp.mlir
+// expected-error @+1 {{seqpar-pipeline: cp=2 and dcp=2 both set: cp shards a prefill's sequence, dcp a decode step's KV caches; a program is one or the other}}
+module {
+}
+
+//--- dcp-overflow.mlir
+// expected-error @+1 {{seqpar-pipeline: tp=4611686018427387904 x dcp=4 ranks overflow a 64-bit count}}
+module {
+}
+
+//--- dcp-interleave-zero.mlir
+// expected-error @+1 {{seqpar-pipeline: dcp-interleave=0 is not a block size: expected dcp-interleave >= 1}}
+module {
+}
+
+//--- dcp-interleave-layout.mlir
+// expected-error @+1 {{seqpar-pipeline: dcp-interleave is only used by dcp-layout=cyclic}}
+module {
+}
 
 //--- cp-negative.mlir
 // expected-error @+1 {{seqpar-pipeline: cp=-2 is not a context-parallel size: expected cp >= 1 (1: no context parallelism)}}

@@ -128,14 +128,37 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
                      "received for the backward instead of sending them "
                      "again"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> dcp{
+      *this, "dcp",
+      llvm::cl::desc("Decode context parallelism: a decode step's KV caches "
+                     "sharded over dcp ranks (grid axis 1; 1: none; not with "
+                     "cp)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<SplitKind> dcpLayout{
+      *this, "dcp-layout",
+      llvm::cl::desc("KV-cache layout under dcp: cyclic, contiguous or "
+                     "zigzag"),
+      llvm::cl::init(SplitKind::cyclic), cacheLayoutValues()};
+  PassOptions::Option<int64_t> dcpInterleave{
+      *this, "dcp-interleave",
+      llvm::cl::desc("Tokens per block of the cyclic KV-cache layout"),
+      llvm::cl::init(1)};
+  PassOptions::Option<DecodeMerge> dcpMerge{
+      *this, "dcp-merge",
+      llvm::cl::desc("How dcp merges the ranks' partial attentions: "
+                     "all-gather or all-to-all (over heads)"),
+      llvm::cl::init(DecodeMerge::AllGather), decodeMergeValues()};
 
-  /// The grid the pipeline creates: [tp], [tp, cp] or, for hybrid,
-  /// [tp, cp/cp-ulysses, cp-ulysses].
-  GridContract getGrid() const { return {tp, cp, cpUlysses}; }
+  /// The grid the pipeline creates: [tp], [tp, cp] (or [tp, dcp]) or, for
+  /// hybrid, [tp, cp/cp-ulysses, cp-ulysses].
+  GridContract getGrid() const {
+    return {tp, dcp > 1 ? dcp : cp, cpUlysses};
+  }
   /// The options of the passes the pipeline runs, on the axes of `getGrid`.
   CreateGridOptions getCreateGridOptions() const;
   PlanTensorParallelOptions getPlanTensorParallelOptions() const;
   ContextParallelOptions getContextParallelOptions() const;
+  DecodeContextParallelOptions getDecodeContextParallelOptions() const;
   SequenceParallelOptions getSequenceParallelOptions() const;
 };
 
@@ -147,7 +170,9 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
 /// the TP axis, seqpar-raise-attention; with cp > 1
 /// seqpar-context-parallel on the ring axis (hybrid: and the Ulysses
 /// axis); then the sequence-parallel pipeline on the TP axis when sp is
-/// set (and tp > 1).
+/// set (and tp > 1). With dcp > 1 (a decode step), the KV caches are
+/// sharded over axis 1 by seqpar-decode-context-parallel instead, and no
+/// SP runs (a step's T new tokens are not split).
 void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
 
 /// Options of the `seqpar-lower-to-llvm` pipeline.

@@ -66,6 +66,18 @@ inline llvm::cl::ValuesClass decodeMergeValues() {
                  "partials exchanged by heads, merged heads all-gathered"));
 }
 
+/// The KV-cache layouts of seqpar-decode-context-parallel's `layout`: how a
+/// cache's slots are dealt over the ranks (`#seqpar.sharding` split kinds).
+inline llvm::cl::ValuesClass cacheLayoutValues() {
+  return llvm::cl::values(
+      clEnumValN(SplitKind::cyclic, "cyclic",
+                 "blocks of `interleave` tokens dealt round-robin"),
+      clEnumValN(SplitKind::contiguous, "contiguous",
+                 "rank r holds slots [r L_max/n, (r+1) L_max/n)"),
+      clEnumValN(SplitKind::zigzag, "zigzag",
+                 "chunks r and 2n-1-r of 2n"));
+}
+
 /// The option spelling of `strategy` (for remarks).
 StringRef stringifyAttentionStrategy(AttentionStrategy strategy);
 

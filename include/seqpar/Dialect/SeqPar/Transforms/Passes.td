@@ -688,6 +688,12 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
     attention over the whole cache is merged from the ranks' partials by
     the LSE rule (docs/semantics.md §4.3).
 
+    The layout is an option: `cyclic` (the default; the new tokens of
+    successive steps land on successive ranks, and a prefill's cache of any
+    length L is each rank's first L/n slots), or `contiguous` / `zigzag`
+    (the prefill's context-parallel layouts; new tokens land on one rank
+    until its slots are full).
+
     Input: a single-device decode step. A KV cache is a function argument
     [b, a_kv, L_max, d] whose only use is a `tensor.insert_slice` of the new
     tokens' K or V at a (dynamic or constant) offset L along dim 2 (the
@@ -737,9 +743,15 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"-1",
            "Grid axis the caches are sharded over; -1 (the default): the "
            "grid's only axis">,
+    Option<"layout", "layout", "::mlir::seqpar::SplitKind",
+           /*default=*/"::mlir::seqpar::SplitKind::cyclic",
+           "How the cache slots are dealt over the ranks: cyclic (blocks of "
+           "interleave tokens round-robin), contiguous or zigzag",
+           "::mlir::seqpar::cacheLayoutValues()">,
     Option<"interleave", "interleave", "int64_t", /*default=*/"1",
            "Block-cyclic interleave I: consecutive tokens per block (token t "
-           "on rank (t / I) mod n); n I must divide L_max">,
+           "on rank (t / I) mod n); n I must divide L_max; only with "
+           "layout=cyclic">,
     Option<"merge", "merge", "::mlir::seqpar::DecodeMerge",
            /*default=*/"::mlir::seqpar::DecodeMerge::AllGather",
            "How the ranks' partials are merged: all-gather or all-to-all "

@@ -13,6 +13,8 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/ADT/SetVector.h"
@@ -32,10 +34,13 @@ namespace {
 constexpr int64_t kSlotDim = 2;
 
 /// A KV cache: a function argument [b, a_kv, L_max, d] updated once by a
-/// `tensor.insert_slice` of the new tokens at offset L along the slots.
+/// `tensor.insert_slice` of the new tokens at offset L along the slots, and
+/// read by an attention whole or through `headSlice`, a slice of its heads
+/// (a TP rank's K/V heads when TP keeps the K/V projection replicated).
 struct CacheWrite {
   BlockArgument cache;
   tensor::InsertSliceOp insert;
+  tensor::ExtractSliceOp headSlice;
 };
 
 /// An attention over caches, as the pass found it.
@@ -70,6 +75,26 @@ bool isIota(Value value, int64_t n) {
 /// The cache write `value` is the result of, or why it is none.
 FailureOr<CacheWrite> matchCacheWrite(Value value, func::FuncOp func,
                                       std::string &why) {
+  auto headSlice = value.getDefiningOp<tensor::ExtractSliceOp>();
+  if (headSlice) {
+    auto sourceType = headSlice.getSourceType();
+    bool headsOnly = sourceType.getRank() == 4 && headSlice.hasUnitStride() &&
+                     headSlice.getResultType().getRank() == 4;
+    for (int64_t dim = 0; headsOnly && dim < 4; ++dim) {
+      if (dim == 1)
+        continue;
+      std::optional<int64_t> offset =
+          getConstantIntValue(headSlice.getMixedOffsets()[dim]);
+      headsOnly = offset && *offset == 0 &&
+                  headSlice.getResultType().getDimSize(dim) ==
+                      sourceType.getDimSize(dim);
+    }
+    if (!headsOnly) {
+      why = "it is a slice of more than the cache's heads";
+      return failure();
+    }
+    value = headSlice.getSource();
+  }
   auto insert = value.getDefiningOp<tensor::InsertSliceOp>();
   if (!insert) {
     why = "it is not a tensor.insert_slice into a cache argument";
@@ -111,7 +136,7 @@ FailureOr<CacheWrite> matchCacheWrite(Value value, func::FuncOp func,
     why = "more new tokens than cache slots";
     return failure();
   }
-  return CacheWrite{cache, insert};
+  return CacheWrite{cache, insert, headSlice};
 }
 
 /// Matches `op`'s key and value to cache writes and checks the rest of the
@@ -181,9 +206,10 @@ private:
 class DecodeStepBuilder {
 public:
   DecodeStepBuilder(func::FuncOp func, FlatSymbolRefAttr grid, int16_t axis,
-                    int64_t numRanks, int64_t interleave, DecodeMerge merge)
+                    int64_t numRanks, SplitKind layout, int64_t interleave,
+                    DecodeMerge merge)
       : func(func), grid(grid), axis(axis), numRanks(numRanks),
-        interleave(interleave), merge(merge),
+        layout(layout), interleave(interleave), merge(merge),
         b(OpBuilder::atBlockBegin(&func.getBody().front())) {
     rank = shard::ProcessMultiIndexOp::create(b, func.getLoc(),
                                               TypeRange{b.getIndexType()},
@@ -194,10 +220,18 @@ public:
   /// The rank's cache slots in place of `write`'s argument and the new
   /// tokens written by their owner (once per cache).
   Value writeCache(const CacheWrite &write);
+  /// What the attention reads of the rank's slots after `write`.
+  Value readCache(const CacheWrite &write);
   /// The attention of `attention` over the rank's slots, merged over ranks,
   /// in place of its results.
   void distribute(const DecodeAttention &attention);
 
+  /// Erases what the rewrite left unused.
+  void eraseReplaced() {
+    for (Operation *slice : replacedSlices)
+      slice->erase();
+    replacedSlices.clear();
+  }
   /// Whether `value` is a cache's rank slots after the update.
   bool isWrittenCache(Value value) const {
     return llvm::is_contained(llvm::make_second_range(written), value);
@@ -206,8 +240,9 @@ public:
   int64_t bytesSent = 0;
 
 private:
-  /// Global position p(i) of the rank's slot `slot` (docs/decode.md).
-  Value slotPosition(OpBuilder &ob, Location loc, Value slot);
+  /// Global position p(i) of the rank's slot `slot` of `slots`
+  /// (docs/decode.md).
+  Value slotPosition(OpBuilder &ob, Location loc, Value slot, int64_t slots);
   /// The positions of the rank's `slots` slots, [slots] index.
   Value slotPositions(int64_t slots);
   /// `mask` [b|1, a|1, T|1, L_max|1] with its key columns read at the
@@ -230,19 +265,38 @@ private:
   func::FuncOp func;
   FlatSymbolRefAttr grid;
   int16_t axis;
-  int64_t numRanks, interleave;
+  int64_t numRanks;
+  SplitKind layout;
+  int64_t interleave;
   DecodeMerge merge;
   OpBuilder b;
   Value rank;
   llvm::DenseMap<int64_t, Value> positionsBySlots;
   llvm::DenseMap<Operation *, Value> written;
+  /// The head slices of the global caches, erased once their attentions are.
+  llvm::SetVector<Operation *> replacedSlices;
 };
 
-Value DecodeStepBuilder::slotPosition(OpBuilder &ob, Location loc,
-                                      Value slot) {
+Value DecodeStepBuilder::slotPosition(OpBuilder &ob, Location loc, Value slot,
+                                      int64_t slots) {
   auto constant = [&](int64_t v) {
     return arith::ConstantIndexOp::create(ob, loc, v);
   };
+  if (layout == SplitKind::contiguous)
+    return arith::AddIOp::create(
+        ob, loc, arith::MulIOp::create(ob, loc, rank, constant(slots)), slot);
+  if (layout == SplitKind::zigzag) {
+    // Slots [0, half) are chunk r, [half, slots) chunk 2n-1-r.
+    int64_t half = slots / 2;
+    Value first = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
+                                        slot, constant(half));
+    Value mirrored = arith::SubIOp::create(ob, loc,
+                                           constant(2 * numRanks - 1), rank);
+    Value chunk = arith::SelectOp::create(ob, loc, first, rank, mirrored);
+    return arith::AddIOp::create(
+        ob, loc, arith::MulIOp::create(ob, loc, chunk, constant(half)),
+        arith::RemUIOp::create(ob, loc, slot, constant(half)));
+  }
   Value size = constant(interleave);
   Value round = arith::DivUIOp::create(ob, loc, slot, size);
   Value within = arith::RemUIOp::create(ob, loc, slot, size);
@@ -263,7 +317,7 @@ Value DecodeStepBuilder::slotPositions(int64_t slots) {
   auto type = RankedTensorType::get({slots}, b.getIndexType());
   positions = tensor::GenerateOp::create(
       b, loc, type, ValueRange{}, [&](OpBuilder &ob, Location l, ValueRange i) {
-        tensor::YieldOp::create(ob, l, slotPosition(ob, l, i[0]));
+        tensor::YieldOp::create(ob, l, slotPosition(ob, l, i[0], slots));
       });
   return positions;
 }
@@ -302,7 +356,7 @@ Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
                 SmallVector<Value> at;
                 for (int64_t dim = 0; dim < 4; ++dim)
                   at.push_back(linalg::IndexOp::create(nb, nl, dim));
-                Value p = slotPosition(nb, nl, at[kSlotDim]);
+                Value p = slotPosition(nb, nl, at[kSlotDim], shape[kSlotDim]);
                 Value end = arith::AddIOp::create(
                     nb, nl, start,
                     arith::ConstantIndexOp::create(nb, nl, numNew));
@@ -330,6 +384,22 @@ Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
   insert.getResult().replaceAllUsesWith(local);
   insert.erase();
   return local;
+}
+
+Value DecodeStepBuilder::readCache(const CacheWrite &write) {
+  Value local = writeCache(write);
+  tensor::ExtractSliceOp slice = write.headSlice;
+  if (!slice)
+    return local;
+  replacedSlices.insert(slice);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(slice);
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+  sizes[kSlotDim] =
+      b.getIndexAttr(cast<RankedTensorType>(local.getType()).getDimSize(kSlotDim));
+  return tensor::ExtractSliceOp::create(b, slice.getLoc(), local,
+                                        slice.getMixedOffsets(), sizes,
+                                        slice.getMixedStrides());
 }
 
 Value DecodeStepBuilder::localMask(Value mask, int64_t slots) {
@@ -433,8 +503,8 @@ AttentionPartial DecodeStepBuilder::mergeAllToAll(AttentionPartial partial,
 
 void DecodeStepBuilder::distribute(const DecodeAttention &attention) {
   Operation *op = attention.op;
-  Value key = writeCache(attention.key);
-  Value value = writeCache(attention.value);
+  Value key = readCache(attention.key);
+  Value value = readCache(attention.value);
   b.setInsertionPoint(op);
   Location loc = op->getLoc();
   int64_t slots = cast<RankedTensorType>(key.getType()).getDimSize(kSlotDim);
@@ -499,6 +569,11 @@ void DecodeContextParallelPass::runOnOperation() {
         << " is not a block size: expected interleave >= 1";
     return signalPassFailure();
   }
+  if (interleave != 1 && layout != SplitKind::cyclic) {
+    emitError(getOperation().getLoc())
+        << "interleave is only used by layout=cyclic";
+    return signalPassFailure();
+  }
   for (auto func : getOperation().getOps<func::FuncOp>())
     if (!func.isExternal() && failed(runOnFunction(func)))
       return signalPassFailure();
@@ -520,8 +595,16 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
     return failure();
   if (numRanks == 1)
     return success();
-  std::optional<int64_t> perRound =
-      llvm::checkedMul<int64_t>(numRanks, interleave.getValue());
+  // What an attention's raising left unused (the exporter's transposes and
+  // products of the cache) would read the cache whole.
+  IRRewriter rewriter(func.getContext());
+  (void)runRegionDCE(rewriter, func.getBody());
+  // Slots per round of the layout: n I (cyclic), n (contiguous), 2n
+  // (zigzag).
+  std::optional<int64_t> perRound = llvm::checkedMul<int64_t>(
+      numRanks, layout == SplitKind::cyclic   ? interleave.getValue()
+                : layout == SplitKind::zigzag ? 2
+                                              : 1);
 
   // Match every attention, then drop, until nothing changes, those whose
   // caches something else reads (an update read by a rejected attention
@@ -545,9 +628,10 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
                              .getDimSize(kSlotDim);
     if (!perRound || slots % *perRound != 0 || valueSlots != slots) {
       reject(op, "its cache's " + std::to_string(slots) +
-                     " slots are not whole rounds of " +
-                     std::to_string(numRanks) + " ranks x interleave " +
-                     std::to_string(interleave.getValue()));
+                     " slots are not divisible by " +
+                     (perRound ? std::to_string(*perRound) : "n") +
+                     " (the " + stringifySplitKind(layout).str() +
+                     " layout on " + std::to_string(numRanks) + " ranks)");
       continue;
     }
     if (merge == DecodeMerge::AllToAll &&
@@ -571,14 +655,19 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   for (bool changed = true; changed;) {
     changed = false;
     for (auto it = accepted.begin(); it != accepted.end(); ++it) {
+      // As the key or value (operands 1, 2) of an accepted attention.
+      auto isAttentionKV = [&](OpOperand &use) {
+        return accepted.count(use.getOwner()) &&
+               (use.getOperandNumber() == 1 || use.getOperandNumber() == 2);
+      };
       auto readOnlyByAccepted = [&](const CacheWrite &write) {
         return llvm::all_of(write.insert->getUses(), [&](OpOperand &use) {
           Operation *user = use.getOwner();
           if (isa<func::ReturnOp>(user))
             return true;
-          // As the key or value (operands 1, 2) of an accepted attention.
-          return accepted.count(user) && (use.getOperandNumber() == 1 ||
-                                          use.getOperandNumber() == 2);
+          if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+            return llvm::all_of(slice->getUses(), isAttentionKV);
+          return isAttentionKV(use);
         });
       };
       if (readOnlyByAccepted(it->second.key) &&
@@ -594,10 +683,10 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   if (accepted.empty())
     return success();
 
-  DecodeStepBuilder builder(func, grid, axis, numRanks, interleave, merge);
+  DecodeStepBuilder builder(func, grid, axis, numRanks, layout, interleave,
+                            merge);
   MLIRContext *ctx = func.getContext();
-  auto cyclic = DimShardingAttr::get(ctx, {axis}, SplitKind::cyclic, 1,
-                                     interleave);
+  auto split = DimShardingAttr::get(ctx, {axis}, layout, 1, interleave);
   auto shardingOf = [&](ShardingAttr base) {
     if (!base)
       base = ShardingAttr::getReplicated(ctx, grid);
@@ -605,7 +694,7 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
     auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1, 1);
     if (dims.size() <= static_cast<size_t>(kSlotDim))
       dims.resize(kSlotDim + 1, unsplit);
-    dims[kSlotDim] = cyclic;
+    dims[kSlotDim] = split;
     return ShardingAttr::get(ctx, grid, dims, base.getPartialAxes());
   };
   llvm::SetVector<BlockArgument> caches;
@@ -617,6 +706,7 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
                            .getDimSize(kSlotDim);
     builder.distribute(attention);
   }
+  builder.eraseReplaced();
   // Every other argument and result is replicated over the grid: the step
   // outside attention runs whole on every rank (docs/decode.md).
   auto replicated = ShardingAttr::getReplicated(ctx, grid);
@@ -641,8 +731,12 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   }
   numRewritten += accepted.size();
   emitRemark(func.getLoc())
-      << "decode context parallelism (" << numRanks << " ranks, cyclic "
-      << interleave.getValue() << "): "
+      << "decode context parallelism (" << numRanks << " ranks, "
+      << stringifySplitKind(layout)
+      << (layout == SplitKind::cyclic
+              ? " " + std::to_string(interleave.getValue())
+              : std::string())
+      << "): "
                     << accepted.size() << " attentions over " << caches.size()
                     << " KV caches of " << globalSlots << " slots in all, "
                     << globalSlots / numRanks << " per rank; merge "

@@ -1,9 +1,28 @@
 // RUN: seqpar-opt %s --seqpar-decode-context-parallel --split-input-file -verify-diagnostics | FileCheck %s
 // RUN: not seqpar-opt %s --seqpar-decode-context-parallel="interleave=0" --split-input-file 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not seqpar-opt %s --seqpar-decode-context-parallel="layout=zigzag interleave=2" --split-input-file 2>&1 | FileCheck %s --check-prefix=OPTION-LAYOUT
+// RUN: seqpar-opt %s --seqpar-decode-context-parallel="layout=zigzag" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=ZIGZAG
+// RUN: seqpar-opt %s --seqpar-decode-context-parallel="layout=contiguous" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=CONTIGUOUS
 // RUN: seqpar-opt %s --seqpar-decode-context-parallel="interleave=2 merge=all-to-all" --split-input-file 2>/dev/null | FileCheck %s --check-prefix=A2A
 // RUN: seqpar-opt %s --seqpar-decode-context-parallel="interleave=2 merge=all-to-all" --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=A2A-REMARK
 
 // OPTION: error: interleave=0 is not a block size: expected interleave >= 1
+// OPTION-LAYOUT: error: interleave is only used by layout=cyclic
+
+// Zigzag: slots [0, 2) are chunk r, [2, 4) chunk 7 - r, of 2 slots each.
+// ZIGZAG-LABEL: func.func @step(
+// ZIGZAG-SAME: tensor<1x2x4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] zigzag]>}
+// ZIGZAG: %[[R:.*]] = shard.process_multi_index
+// ZIGZAG: tensor.generate
+// ZIGZAG: arith.cmpi ult, %{{.*}}, %c2
+// ZIGZAG: arith.subi %c7{{.*}}, %[[R]]
+// ZIGZAG: arith.select
+// Contiguous: slot i of rank r holds position 4 r + i.
+// CONTIGUOUS-LABEL: func.func @step(
+// CONTIGUOUS-SAME: tensor<1x2x4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0]]>}
+// CONTIGUOUS: %[[R:.*]] = shard.process_multi_index
+// CONTIGUOUS: tensor.generate
+// CONTIGUOUS: arith.muli %[[R]], %c4
 
 // A decode step of T = 2 tokens over caches of 16 slots on 4 ranks: each
 // cache argument holds 4 slots (block-cyclic), the insert becomes the
@@ -105,7 +124,7 @@ func.func @update_read_elsewhere(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf3
 // CHECK-LABEL: func.func @uneven_slots(
 func.func @uneven_slots(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %kc: tensor<1x2x10x8xf32>, %l: index) -> tensor<1x4x2x8xf32> {
   %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x8xf32> into tensor<1x2x10x8xf32>
-  // expected-remark @+1 {{attention left as it is by decode context parallelism: its cache's 10 slots are not whole rounds of 4 ranks x interleave 1}}
+  // expected-remark @+1 {{attention left as it is by decode context parallelism: its cache's 10 slots are not divisible by 4 (the cyclic layout on 4 ranks)}}
   %o = seqpar.attention %q, %k, %k {scale = 0.35 : f32}
       : tensor<1x4x2x8xf32>, tensor<1x2x10x8xf32>, tensor<1x2x10x8xf32> -> tensor<1x4x2x8xf32>
   return %o : tensor<1x4x2x8xf32>
