@@ -5,6 +5,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "seqpar/Analysis/Activations.h"
 #include "seqpar/Analysis/ByteCounts.h"
+#include "seqpar/Analysis/KVCache.h"
 
 #include "mlir/Support/DebugStringHelper.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -134,6 +135,10 @@ FunctionReport mlir::seqpar::buildReport(func::FuncOp func, Recompute recompute,
   for (const LayerReport &layer : report.layers)
     add(report.total, layer);
   add(report.total, report.tail);
+  for (BlockArgument cache : findKVCacheArguments(func)) {
+    ++report.numKVCaches;
+    report.kvCacheBytes += checkedBytes(cache.getType()).value_or(0);
+  }
   return report;
 }
 
@@ -180,6 +185,10 @@ void mlir::seqpar::printReport(const FunctionReport &report,
     printLayer("layer " + std::to_string(i), layer, training, os);
   printLayer("tail", report.tail, training, os);
   printLayer("total", report.total, training, os);
+  if (report.numKVCaches > 0)
+    os << "KV caches: " << report.numKVCaches << " arguments, "
+       << report.kvCacheBytes << " bytes on this rank ("
+       << llvm::format("%.2f", report.kvCacheBytes / 1e9) << " GB)\n";
   if (report.peak)
     os << (report.trainingStep ? "training-step peak (forward and backward)"
                                : "forward peak")
@@ -219,6 +228,10 @@ llvm::json::Value mlir::seqpar::reportToJSON(const FunctionReport &report) {
       {"head", layerToJSON(report.head)},
       {"tail", layerToJSON(report.tail)},
       {"total", layerToJSON(report.total)}};
+  if (report.numKVCaches > 0) {
+    result["kv_caches"] = report.numKVCaches;
+    result["kv_cache_bytes"] = report.kvCacheBytes;
+  }
   if (report.peak) {
     result["forward_peak_bytes"] = report.peak->peakBytes;
     result["forward_peak_exact"] = report.peak->exact;

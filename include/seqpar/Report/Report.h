@@ -133,6 +133,10 @@ struct FunctionReport {
   /// The function is a training graph: `peak` is a whole training step's
   /// (forward and backward), not a forward-only run's.
   bool trainingStep = false;
+  /// A decode step's KV-cache arguments (findKVCacheArguments) and their
+  /// bytes on one rank (the argument types: per rank in a per-rank program).
+  int64_t numKVCaches = 0;
+  int64_t kvCacheBytes = 0;
 };
 
 /// With `backwardStart` (a training graph's, SavedForBackward.h) the layers

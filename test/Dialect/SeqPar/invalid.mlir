@@ -253,3 +253,18 @@ func.func @head_offset_alone(%q: tensor<1x2x4x8xf32>, %h: index) -> tensor<1x2x4
       : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
   return %o : tensor<1x2x4x8xf32>
 }
+
+// -----
+
+// Tests that the KV-cache marker is a unit attribute on a 4-D tensor.
+// expected-error @+1 {{argument #0 attribute 'seqpar.kv_cache': expected a unit attribute on a [b, a_kv, L_max, d] tensor}}
+func.func @kv_cache_rank(%c: tensor<2x16x8xf32> {seqpar.kv_cache}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{result #0 attribute 'seqpar.kv_cache': expected a unit attribute on a [b, a_kv, L_max, d] tensor}}
+func.func @kv_cache_value(%c: tensor<1x2x16x8xf32>) -> (tensor<1x2x16x8xf32> {seqpar.kv_cache = 2 : i64}) {
+  return %c : tensor<1x2x16x8xf32>
+}

@@ -45,6 +45,13 @@ static LogicalResult verifyFunctionAttr(Operation *op, NamedAttribute attr,
                     << " is out of range for " << type;
     return success();
   }
+  if (attr.getName() == SeqParDialect::kKVCacheAttrName) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!isa<UnitAttr>(attr.getValue()) || !tensor || tensor.getRank() != 4)
+      return emit() << "expected a unit attribute on a [b, a_kv, L_max, d] "
+                       "tensor";
+    return success();
+  }
   return emit() << "unknown seqpar attribute";
 }
 

@@ -25,6 +25,9 @@ def SeqPar_Dialect : Dialect {
       to the global tensor. Verified against the grid and the argument type.
     * `seqpar.seq_dim = N : i64` (arguments only): dimension N of the argument
       is the sequence dimension. Wins over any pass option.
+    * `seqpar.kv_cache` (unit; arguments and results): the value is a KV
+      cache [b, a_kv, L_max, d] of a decode step, its slots along dim 2
+      (set by seqpar-decode-context-parallel; read by seqpar-report).
   }];
   let dependentDialects = ["::mlir::shard::ShardDialect"];
   let useDefaultAttributePrinterParser = 1;
@@ -36,6 +39,8 @@ def SeqPar_Dialect : Dialect {
     static constexpr llvm::StringLiteral kShardingAttrName = "seqpar.sharding";
     /// Name of the sequence-dimension attribute on function arguments.
     static constexpr llvm::StringLiteral kSeqDimAttrName = "seqpar.seq_dim";
+    /// Name of the KV-cache marker on function arguments and results.
+    static constexpr llvm::StringLiteral kKVCacheAttrName = "seqpar.kv_cache";
     /// Discardable attributes the context-parallel rewrite puts on the first
     /// transfer and on the last wait of each ring it builds, holding the
     /// ring's kind ("attention" or "attention_backward"):

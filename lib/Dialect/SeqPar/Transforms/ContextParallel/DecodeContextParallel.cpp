@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "seqpar/Analysis/ByteCounts.h"
+#include "seqpar/Analysis/KVCache.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
@@ -16,8 +17,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_DECODECONTEXTPARALLEL
@@ -31,7 +32,7 @@ namespace {
 
 /// The sequence dim of keys and values [b, a_kv, L_max, d] (and of the
 /// caches they are read from).
-constexpr int64_t kSlotDim = 2;
+constexpr int64_t kSlotDim = kKVCacheSlotDim;
 
 /// A KV cache: a function argument [b, a_kv, L_max, d] updated once by a
 /// `tensor.insert_slice` of the new tokens at offset L along the slots, and
@@ -96,43 +97,15 @@ FailureOr<CacheWrite> matchCacheWrite(Value value, func::FuncOp func,
     value = headSlice.getSource();
   }
   auto insert = value.getDefiningOp<tensor::InsertSliceOp>();
-  if (!insert) {
+  auto cache = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
+  if (!cache || cache.getOwner() != &func.getBody().front()) {
     why = "it is not a tensor.insert_slice into a cache argument";
     return failure();
   }
-  auto cache = dyn_cast<BlockArgument>(insert.getDest());
-  auto type = cast<RankedTensorType>(insert.getDestType());
-  if (!cache || cache.getOwner() != &func.getBody().front()) {
-    why = "the tensor.insert_slice does not write into a function argument";
+  if (failed(matchKVCacheUpdate(cache, why)))
     return failure();
-  }
-  if (type.getRank() != 4 || !type.hasStaticShape()) {
-    why = "the cache is not a static [b, a_kv, L_max, d] tensor";
-    return failure();
-  }
-  if (!cache.hasOneUse()) {
-    why = "the cache argument has other uses than its update";
-    return failure();
-  }
-  RankedTensorType newType = insert.getSourceType();
-  if (newType.getRank() != 4 || !newType.hasStaticShape() ||
-      !insert.hasUnitStride()) {
-    why = "the update is not a static, unit-stride insert of the new tokens";
-    return failure();
-  }
-  for (int64_t dim = 0; dim < 4; ++dim) {
-    if (dim == kSlotDim)
-      continue;
-    std::optional<int64_t> offset =
-        getConstantIntValue(insert.getMixedOffsets()[dim]);
-    if (!offset || *offset != 0 ||
-        newType.getDimSize(dim) != type.getDimSize(dim)) {
-      why = "the update does not cover dim " + std::to_string(dim) +
-            " of the cache whole";
-      return failure();
-    }
-  }
-  if (newType.getDimSize(kSlotDim) > type.getDimSize(kSlotDim)) {
+  if (insert.getSourceType().getDimSize(kSlotDim) >
+      insert.getDestType().getDimSize(kSlotDim)) {
     why = "more new tokens than cache slots";
     return failure();
   }
@@ -141,9 +114,8 @@ FailureOr<CacheWrite> matchCacheWrite(Value value, func::FuncOp func,
 
 /// Matches `op`'s key and value to cache writes and checks the rest of the
 /// attention's form (docs/decode.md); the failure says why not.
-FailureOr<DecodeAttention> matchDecodeAttention(Operation *op,
-                                                func::FuncOp func,
-                                                std::string &why) {
+FailureOr<DecodeAttention>
+matchDecodeAttention(Operation *op, func::FuncOp func, std::string &why) {
   Value key, value, mask;
   Region *dropout;
   if (auto block = dyn_cast<AttentionBlockOp>(op)) {
@@ -208,8 +180,8 @@ public:
   DecodeStepBuilder(func::FuncOp func, FlatSymbolRefAttr grid, int16_t axis,
                     int64_t numRanks, SplitKind layout, int64_t interleave,
                     DecodeMerge merge)
-      : func(func), grid(grid), axis(axis), numRanks(numRanks),
-        layout(layout), interleave(interleave), merge(merge),
+      : func(func), grid(grid), axis(axis), numRanks(numRanks), layout(layout),
+        interleave(interleave), merge(merge),
         b(OpBuilder::atBlockBegin(&func.getBody().front())) {
     rank = shard::ProcessMultiIndexOp::create(b, func.getLoc(),
                                               TypeRange{b.getIndexType()},
@@ -290,8 +262,8 @@ Value DecodeStepBuilder::slotPosition(OpBuilder &ob, Location loc, Value slot,
     int64_t half = slots / 2;
     Value first = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
                                         slot, constant(half));
-    Value mirrored = arith::SubIOp::create(ob, loc,
-                                           constant(2 * numRanks - 1), rank);
+    Value mirrored =
+        arith::SubIOp::create(ob, loc, constant(2 * numRanks - 1), rank);
     Value chunk = arith::SelectOp::create(ob, loc, first, rank, mirrored);
     return arith::AddIOp::create(
         ob, loc, arith::MulIOp::create(ob, loc, chunk, constant(half)),
@@ -301,8 +273,7 @@ Value DecodeStepBuilder::slotPosition(OpBuilder &ob, Location loc, Value slot,
   Value round = arith::DivUIOp::create(ob, loc, slot, size);
   Value within = arith::RemUIOp::create(ob, loc, slot, size);
   Value blockIndex = arith::AddIOp::create(
-      ob, loc, arith::MulIOp::create(ob, loc, round, constant(numRanks)),
-      rank);
+      ob, loc, arith::MulIOp::create(ob, loc, round, constant(numRanks)), rank);
   return arith::AddIOp::create(
       ob, loc, arith::MulIOp::create(ob, loc, blockIndex, size), within);
 }
@@ -341,46 +312,45 @@ Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
       b, loc, insert.getMixedOffsets()[kSlotDim]);
   Value fresh = insert.getSource();
   int64_t numNew = insert.getSourceType().getDimSize(kSlotDim);
-  Value init = tensor::EmptyOp::create(b, loc, shape,
-                                       localType.getElementType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, localType.getElementType());
   MLIRContext *ctx = b.getContext();
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
   // Slot i takes new token p(i) - L when L <= p(i) < L + T: the owner
   // writes each new position once, every other slot keeps its value.
-  local = linalg::GenericOp::create(
-              b, loc, localType, ValueRange{write.cache}, ValueRange{init},
-              ArrayRef<AffineMap>{id, id},
-              SmallVector<utils::IteratorType>(4,
-                                               utils::IteratorType::parallel),
-              [&](OpBuilder &nb, Location nl, ValueRange args) {
-                SmallVector<Value> at;
-                for (int64_t dim = 0; dim < 4; ++dim)
-                  at.push_back(linalg::IndexOp::create(nb, nl, dim));
-                Value p = slotPosition(nb, nl, at[kSlotDim], shape[kSlotDim]);
-                Value end = arith::AddIOp::create(
-                    nb, nl, start,
-                    arith::ConstantIndexOp::create(nb, nl, numNew));
-                Value mine = arith::AndIOp::create(
-                    nb, nl,
-                    arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, p,
-                                          start),
-                    arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, p,
-                                          end));
-                // Clamped, so the read stays in bounds on slots not written.
-                Value j = arith::MinSIOp::create(
-                    nb, nl,
-                    arith::MaxSIOp::create(
-                        nb, nl, arith::SubIOp::create(nb, nl, p, start),
-                        arith::ConstantIndexOp::create(nb, nl, 0)),
-                    arith::ConstantIndexOp::create(nb, nl, numNew - 1));
-                at[kSlotDim] = j;
-                Value newValue = tensor::ExtractOp::create(nb, nl, fresh, at);
-                linalg::YieldOp::create(
-                    nb, nl,
-                    arith::SelectOp::create(nb, nl, mine, newValue, args[0])
-                        .getResult());
-              })
-              .getResult(0);
+  local =
+      linalg::GenericOp::create(
+          b, loc, localType, ValueRange{write.cache}, ValueRange{init},
+          ArrayRef<AffineMap>{id, id},
+          SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            SmallVector<Value> at;
+            for (int64_t dim = 0; dim < 4; ++dim)
+              at.push_back(linalg::IndexOp::create(nb, nl, dim));
+            Value p = slotPosition(nb, nl, at[kSlotDim], shape[kSlotDim]);
+            Value end = arith::AddIOp::create(
+                nb, nl, start, arith::ConstantIndexOp::create(nb, nl, numNew));
+            Value mine = arith::AndIOp::create(
+                nb, nl,
+                arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::sge, p,
+                                      start),
+                arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::slt, p,
+                                      end));
+            // Clamped, so the read stays in bounds on slots not written.
+            Value j = arith::MinSIOp::create(
+                nb, nl,
+                arith::MaxSIOp::create(
+                    nb, nl, arith::SubIOp::create(nb, nl, p, start),
+                    arith::ConstantIndexOp::create(nb, nl, 0)),
+                arith::ConstantIndexOp::create(nb, nl, numNew - 1));
+            at[kSlotDim] = j;
+            Value newValue = tensor::ExtractOp::create(nb, nl, fresh, at);
+            linalg::YieldOp::create(
+                nb, nl,
+                arith::SelectOp::create(nb, nl, mine, newValue, args[0])
+                    .getResult());
+          })
+          .getResult(0);
   insert.getResult().replaceAllUsesWith(local);
   insert.erase();
   return local;
@@ -395,8 +365,8 @@ Value DecodeStepBuilder::readCache(const CacheWrite &write) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(slice);
   SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
-  sizes[kSlotDim] =
-      b.getIndexAttr(cast<RankedTensorType>(local.getType()).getDimSize(kSlotDim));
+  sizes[kSlotDim] = b.getIndexAttr(
+      cast<RankedTensorType>(local.getType()).getDimSize(kSlotDim));
   return tensor::ExtractSliceOp::create(b, slice.getLoc(), local,
                                         slice.getMixedOffsets(), sizes,
                                         slice.getMixedStrides());
@@ -410,8 +380,7 @@ Value DecodeStepBuilder::localMask(Value mask, int64_t slots) {
   shape[3] = slots;
   Location loc = mask.getLoc();
   Value positions = slotPositions(slots);
-  Value init =
-      tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, b.getContext());
   return linalg::GenericOp::create(
              b, loc, init.getType(), ValueRange{}, ValueRange{init},
@@ -424,8 +393,8 @@ Value DecodeStepBuilder::localMask(Value mask, int64_t slots) {
                at[3] = tensor::ExtractOp::create(nb, nl, positions,
                                                  ValueRange{at[3]});
                linalg::YieldOp::create(
-                   nb, nl, tensor::ExtractOp::create(nb, nl, mask, at)
-                               .getResult());
+                   nb, nl,
+                   tensor::ExtractOp::create(nb, nl, mask, at).getResult());
              })
       .getResult(0);
 }
@@ -490,8 +459,7 @@ AttentionPartial DecodeStepBuilder::mergeAllToAll(AttentionPartial partial,
   }
   AttentionPartial merged;
   for (int64_t k = 0; k < numRanks; ++k) {
-    AttentionPartial next{piece(exchanged[0], 0, k),
-                          piece(exchanged[1], 0, k),
+    AttentionPartial next{piece(exchanged[0], 0, k), piece(exchanged[1], 0, k),
                           piece(exchanged[2], 0, k)};
     merged = k == 0 ? next : buildAttentionMerge(b, loc, merged, next);
   }
@@ -529,12 +497,12 @@ void DecodeStepBuilder::distribute(const DecodeAttention &attention) {
         });
     Value mask = full.getMask() ? localMask(full.getMask(), slots) : Value();
     auto outType = queryType.clone(b.getF32Type());
-    auto rowsType = RankedTensorType::get(queryType.getShape().drop_back(),
-                                          b.getF32Type());
-    local = AttentionBlockOp::create(
-        b, loc, outType, rowsType, rowsType, full.getQuery(), key, value,
-        queryPositions, positions, mask, Value(), full.getScaleAttr(),
-        UnitAttr());
+    auto rowsType =
+        RankedTensorType::get(queryType.getShape().drop_back(), b.getF32Type());
+    local = AttentionBlockOp::create(b, loc, outType, rowsType, rowsType,
+                                     full.getQuery(), key, value,
+                                     queryPositions, positions, mask, Value(),
+                                     full.getScaleAttr(), UnitAttr());
   }
   // A block's row max and sum are results; an attention's result reads the
   // row sum (rows with every key masked by -inf are NaN).
@@ -552,8 +520,8 @@ void DecodeStepBuilder::distribute(const DecodeAttention &attention) {
     if (needSum)
       op->getResult(2).replaceAllUsesWith(merged.rowSum);
   } else {
-    Type elem = cast<RankedTensorType>(op->getResult(0).getType())
-                    .getElementType();
+    Type elem =
+        cast<RankedTensorType>(op->getResult(0).getType()).getElementType();
     op->getResult(0).replaceAllUsesWith(
         buildAttentionResult(b, loc, merged, elem));
   }
@@ -590,8 +558,8 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   FlatSymbolRefAttr grid;
   int16_t axis = 0;
   int64_t numRanks = 1;
-  if (failed(resolveGridAxis(func, gridName, gridAxis, "decode CP", grid,
-                             axis, numRanks)))
+  if (failed(resolveGridAxis(func, gridName, gridAxis, "decode CP", grid, axis,
+                             numRanks)))
     return failure();
   if (numRanks == 1)
     return success();
@@ -612,8 +580,8 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   llvm::MapVector<Operation *, DecodeAttention> accepted;
   auto reject = [&](Operation *op, const std::string &why) {
     emitRemark(op->getLoc()) << "attention left as it is by decode context "
-                        "parallelism: "
-                     << why;
+                                "parallelism: "
+                             << why;
   };
   for (Operation *op : candidates) {
     std::string why;
@@ -622,16 +590,16 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
       reject(op, why);
       continue;
     }
-    int64_t slots = cast<RankedTensorType>(match->key.cache.getType())
-                        .getDimSize(kSlotDim);
+    int64_t slots =
+        cast<RankedTensorType>(match->key.cache.getType()).getDimSize(kSlotDim);
     int64_t valueSlots = cast<RankedTensorType>(match->value.cache.getType())
                              .getDimSize(kSlotDim);
     if (!perRound || slots % *perRound != 0 || valueSlots != slots) {
       reject(op, "its cache's " + std::to_string(slots) +
                      " slots are not divisible by " +
-                     (perRound ? std::to_string(*perRound) : "n") +
-                     " (the " + stringifySplitKind(layout).str() +
-                     " layout on " + std::to_string(numRanks) + " ranks)");
+                     (perRound ? std::to_string(*perRound) : "n") + " (the " +
+                     stringifySplitKind(layout).str() + " layout on " +
+                     std::to_string(numRanks) + " ranks)");
       continue;
     }
     if (merge == DecodeMerge::AllToAll &&
@@ -642,7 +610,8 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
                      std::to_string(numRanks) + " ranks");
       continue;
     }
-    ShardingAttr sharding = getArgSharding(func, match->key.cache.getArgNumber());
+    ShardingAttr sharding =
+        getArgSharding(func, match->key.cache.getArgNumber());
     ShardingAttr valueSharding =
         getArgSharding(func, match->value.cache.getArgNumber());
     if ((sharding && sharding.getDimSharding(kSlotDim)) ||
@@ -698,12 +667,16 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
     return ShardingAttr::get(ctx, grid, dims, base.getPartialAxes());
   };
   llvm::SetVector<BlockArgument> caches;
-  int64_t globalSlots = 0;
+  // Slots of the caches, all the same or not (-1).
+  int64_t slots = 0;
   for (auto &[op, attention] : accepted) {
-    for (const CacheWrite *write : {&attention.key, &attention.value})
-      if (caches.insert(write->cache))
-        globalSlots += cast<RankedTensorType>(write->cache.getType())
-                           .getDimSize(kSlotDim);
+    for (const CacheWrite *write : {&attention.key, &attention.value}) {
+      if (!caches.insert(write->cache))
+        continue;
+      int64_t own =
+          cast<RankedTensorType>(write->cache.getType()).getDimSize(kSlotDim);
+      slots = slots == 0 || slots == own ? own : -1;
+    }
     builder.distribute(attention);
   }
   builder.eraseReplaced();
@@ -717,6 +690,8 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
                     caches.contains(arg) ? shardingOf(sharding)
                     : sharding           ? sharding
                                          : replicated);
+    if (caches.contains(arg))
+      func.setArgAttr(i, SeqParDialect::kKVCacheAttrName, UnitAttr::get(ctx));
   }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   func.setType(FunctionType::get(ctx, func.getBody().front().getArgumentTypes(),
@@ -728,6 +703,9 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
                        builder.isWrittenCache(result) ? shardingOf(sharding)
                        : sharding                     ? sharding
                                                       : replicated);
+    if (builder.isWrittenCache(result))
+      func.setResultAttr(i, SeqParDialect::kKVCacheAttrName,
+                         UnitAttr::get(ctx));
   }
   numRewritten += accepted.size();
   emitRemark(func.getLoc())
@@ -736,13 +714,14 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
       << (layout == SplitKind::cyclic
               ? " " + std::to_string(interleave.getValue())
               : std::string())
-      << "): "
-                    << accepted.size() << " attentions over " << caches.size()
-                    << " KV caches of " << globalSlots << " slots in all, "
-                    << globalSlots / numRanks << " per rank; merge "
-                    << (merge == DecodeMerge::AllGather ? "all-gather"
-                                                        : "all-to-all")
-                    << ": " << builder.bytesSent
-                    << " bytes sent per rank per step";
+      << "): " << accepted.size() << " attentions over " << caches.size()
+      << " KV caches of "
+      << (slots > 0
+              ? std::to_string(slots) + " slots, " +
+                    std::to_string(slots / numRanks)
+              : std::string("1/") + std::to_string(numRanks) + " of their")
+      << " slots per rank; merge "
+      << (merge == DecodeMerge::AllGather ? "all-gather" : "all-to-all") << ": "
+      << builder.bytesSent << " bytes sent per rank per step";
   return success();
 }

@@ -11,7 +11,7 @@
 
 // Zigzag: slots [0, 2) are chunk r, [2, 4) chunk 7 - r, of 2 slots each.
 // ZIGZAG-LABEL: func.func @step(
-// ZIGZAG-SAME: tensor<1x2x4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] zigzag]>}
+// ZIGZAG-SAME: tensor<1x2x4x8xf32> {seqpar.kv_cache, seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] zigzag]>}
 // ZIGZAG: %[[R:.*]] = shard.process_multi_index
 // ZIGZAG: tensor.generate
 // ZIGZAG: arith.cmpi ult, %{{.*}}, %c2
@@ -19,7 +19,7 @@
 // ZIGZAG: arith.select
 // Contiguous: slot i of rank r holds position 4 r + i.
 // CONTIGUOUS-LABEL: func.func @step(
-// CONTIGUOUS-SAME: tensor<1x2x4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0]]>}
+// CONTIGUOUS-SAME: tensor<1x2x4x8xf32> {seqpar.kv_cache, seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0]]>}
 // CONTIGUOUS: %[[R:.*]] = shard.process_multi_index
 // CONTIGUOUS: tensor.generate
 // CONTIGUOUS: arith.muli %[[R]], %c4
@@ -31,8 +31,8 @@
 
 // CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[Q:[^:]*]]: tensor<1x4x2x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}
-// CHECK-SAME: %[[KC:[^:]*]]: tensor<1x2x4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] cyclic 1]>}
-// CHECK-SAME: -> (tensor<1x4x2x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}, tensor<1x2x4x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] cyclic 1]>}
+// CHECK-SAME: %[[KC:[^:]*]]: tensor<1x2x4x8xf32> {seqpar.kv_cache, seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] cyclic 1]>}
+// CHECK-SAME: -> (tensor<1x4x2x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}, tensor<1x2x4x8xf32> {seqpar.kv_cache, seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}], [], [0] cyclic 1]>}
 // CHECK: %[[R:.*]] = shard.process_multi_index on @grid axes = [0]
 // CHECK: %[[POS:.*]] = tensor.generate
 // CHECK: arith.addi %{{.*}}, %[[R]]
@@ -52,11 +52,11 @@
 // A2A: cyclic 2
 // A2A: shard.all_to_all {{.*}} split_axis = 1 concat_axis = 0 : tensor<1x4x2x8xf32> -> tensor<4x1x2x8xf32>
 // A2A: shard.all_gather {{.*}} gather_axis = 1 : tensor<1x1x2x8xf32> -> tensor<1x4x2x8xf32>
-// A2A-REMARK: remark: decode context parallelism (4 ranks, cyclic 2): 1 attentions over 2 KV caches of 32 slots in all, 8 per rank; merge all-to-all: 432 bytes sent per rank per step
+// A2A-REMARK: remark: decode context parallelism (4 ranks, cyclic 2): 1 attentions over 2 KV caches of 16 slots, 4 slots per rank; merge all-to-all: 432 bytes sent per rank per step
 
 shard.grid @grid(shape = 4)
 
-// expected-remark @+1 {{decode context parallelism (4 ranks, cyclic 1): 1 attentions over 2 KV caches of 32 slots in all, 8 per rank; merge all-gather: 960 bytes sent per rank per step}}
+// expected-remark @+1 {{decode context parallelism (4 ranks, cyclic 1): 1 attentions over 2 KV caches of 16 slots, 4 slots per rank; merge all-gather: 960 bytes sent per rank per step}}
 func.func @step(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %vn: tensor<1x2x2x8xf32>,
                 %kc: tensor<1x2x16x8xf32>, %vc: tensor<1x2x16x8xf32>, %l: index)
     -> (tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>) {
