@@ -9,20 +9,12 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
-FailureOr<tensor::InsertSliceOp>
-mlir::seqpar::matchKVCacheUpdate(BlockArgument cache, std::string &why) {
-  auto type = dyn_cast<RankedTensorType>(cache.getType());
-  if (!type || type.getRank() != 4 || !type.hasStaticShape()) {
+/// Whether `insert` writes whole heads of new tokens into a static cache.
+static LogicalResult checkUpdate(tensor::InsertSliceOp insert,
+                                 std::string &why) {
+  RankedTensorType type = insert.getDestType();
+  if (type.getRank() != 4 || !type.hasStaticShape()) {
     why = "the cache is not a static [b, a_kv, L_max, d] tensor";
-    return failure();
-  }
-  if (!cache.hasOneUse()) {
-    why = "the cache argument has other uses than its update";
-    return failure();
-  }
-  auto insert = dyn_cast<tensor::InsertSliceOp>(*cache.getUsers().begin());
-  if (!insert || insert.getDest() != cache) {
-    why = "the cache argument is not updated by a tensor.insert_slice";
     return failure();
   }
   RankedTensorType newType = insert.getSourceType();
@@ -43,7 +35,36 @@ mlir::seqpar::matchKVCacheUpdate(BlockArgument cache, std::string &why) {
       return failure();
     }
   }
-  return insert;
+  if (newType.getDimSize(kKVCacheSlotDim) > type.getDimSize(kKVCacheSlotDim)) {
+    why = "more new tokens than cache slots";
+    return failure();
+  }
+  return success();
+}
+
+FailureOr<BlockArgument>
+mlir::seqpar::getKVCacheArgument(tensor::InsertSliceOp insert,
+                                 std::string &why) {
+  while (true) {
+    if (failed(checkUpdate(insert, why)))
+      return failure();
+    Value dest = insert.getDest();
+    if (auto previous = dest.getDefiningOp<tensor::InsertSliceOp>()) {
+      insert = previous;
+      continue;
+    }
+    auto cache = dyn_cast<BlockArgument>(dest);
+    auto func = dyn_cast<func::FuncOp>(insert->getParentOp());
+    if (!cache || !func || cache.getOwner() != &func.getBody().front()) {
+      why = "it is not a tensor.insert_slice into a cache argument";
+      return failure();
+    }
+    if (!cache.hasOneUse()) {
+      why = "the cache argument has other uses than its update";
+      return failure();
+    }
+    return cache;
+  }
 }
 
 SmallVector<BlockArgument>
@@ -53,8 +74,12 @@ mlir::seqpar::findKVCacheArguments(func::FuncOp func) {
     return caches;
   for (BlockArgument arg : func.getArguments()) {
     std::string why;
+    auto insert = arg.hasOneUse()
+                      ? dyn_cast<tensor::InsertSliceOp>(*arg.getUsers().begin())
+                      : nullptr;
     if (func.getArgAttr(arg.getArgNumber(), SeqParDialect::kKVCacheAttrName) ||
-        succeeded(matchKVCacheUpdate(arg, why)))
+        (insert && insert.getDest() == arg &&
+         succeeded(getKVCacheArgument(insert, why))))
       caches.push_back(arg);
   }
   return caches;

@@ -697,8 +697,10 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
     Input: a single-device decode step. A KV cache is a function argument
     [b, a_kv, L_max, d] whose only use is a `tensor.insert_slice` of the new
     tokens' K or V at a (dynamic or constant) offset L along dim 2 (the
-    other offsets 0, sizes whole, strides 1); that insert's result is read
-    only as the key or value of attentions and by `func.return`. An
+    other offsets 0, sizes whole, strides 1), and a later step's insert
+    may write into an earlier one's result; each insert's result is read
+    only as the key or value of attentions (or through a slice of its
+    heads), by the next step's insert and by `func.return`. An
     attention over caches is either
     * `seqpar.attention_block` whose key positions are 0 .. L_max-1 (an
       iota constant or `tensor.generate`), causal by position (query j at
@@ -722,7 +724,8 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
     Neither depends on L. A rank without a visible slot contributes the
     empty partial (row max -inf, row sum 0). An attention or cache outside
     this form is left as it is with a remark saying why; bytes per rank
-    are reported in a remark per function.
+    (summed over the program's steps) are reported in a remark per
+    function.
 
     Before (grid [4]):
     ```mlir

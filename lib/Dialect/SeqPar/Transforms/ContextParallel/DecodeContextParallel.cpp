@@ -97,19 +97,14 @@ FailureOr<CacheWrite> matchCacheWrite(Value value, func::FuncOp func,
     value = headSlice.getSource();
   }
   auto insert = value.getDefiningOp<tensor::InsertSliceOp>();
-  auto cache = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
-  if (!cache || cache.getOwner() != &func.getBody().front()) {
+  if (!insert) {
     why = "it is not a tensor.insert_slice into a cache argument";
     return failure();
   }
-  if (failed(matchKVCacheUpdate(cache, why)))
+  FailureOr<BlockArgument> cache = getKVCacheArgument(insert, why);
+  if (failed(cache))
     return failure();
-  if (insert.getSourceType().getDimSize(kSlotDim) >
-      insert.getDestType().getDimSize(kSlotDim)) {
-    why = "more new tokens than cache slots";
-    return failure();
-  }
-  return CacheWrite{cache, insert, headSlice};
+  return CacheWrite{*cache, insert, headSlice};
 }
 
 /// Matches `op`'s key and value to cache writes and checks the rest of the
@@ -192,6 +187,8 @@ public:
   /// The rank's cache slots in place of `write`'s argument and the new
   /// tokens written by their owner (once per cache).
   Value writeCache(const CacheWrite &write);
+  /// The rank's slots after `insert` (and the updates before it).
+  Value writeUpdate(tensor::InsertSliceOp insert);
   /// What the attention reads of the rank's slots after `write`.
   Value readCache(const CacheWrite &write);
   /// The attention of `attention` over the rank's slots, merged over ranks,
@@ -245,6 +242,8 @@ private:
   Value rank;
   llvm::DenseMap<int64_t, Value> positionsBySlots;
   llvm::DenseMap<Operation *, Value> written;
+  /// The cache arguments already given their per-rank type.
+  llvm::DenseSet<BlockArgument> localized;
   /// The head slices of the global caches, erased once their attentions are.
   llvm::SetVector<Operation *> replacedSlices;
 };
@@ -294,18 +293,26 @@ Value DecodeStepBuilder::slotPositions(int64_t slots) {
 }
 
 Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
-  Value &local = written[write.insert];
-  if (local)
-    return local;
-  tensor::InsertSliceOp insert = write.insert;
-  Location loc = insert.getLoc();
-  auto globalType = cast<RankedTensorType>(write.cache.getType());
-  SmallVector<int64_t> shape(globalType.getShape());
-  shape[kSlotDim] /= numRanks;
-  auto localType = globalType.clone(shape);
-  BlockArgument cache = write.cache;
-  cache.setType(localType);
+  return writeUpdate(write.insert);
+}
 
+Value DecodeStepBuilder::writeUpdate(tensor::InsertSliceOp insert) {
+  if (Value local = written.lookup(insert))
+    return local;
+  // The slots before this update: the argument's, or an earlier step's.
+  Value dest = insert.getDest();
+  if (auto previous = dest.getDefiningOp<tensor::InsertSliceOp>()) {
+    dest = writeUpdate(previous);
+  } else if (auto arg = dyn_cast<BlockArgument>(dest);
+             arg && localized.insert(arg).second) {
+    auto globalType = cast<RankedTensorType>(arg.getType());
+    SmallVector<int64_t> shape(globalType.getShape());
+    shape[kSlotDim] /= numRanks;
+    arg.setType(globalType.clone(shape));
+  }
+  auto localType = cast<RankedTensorType>(dest.getType());
+  ArrayRef<int64_t> shape = localType.getShape();
+  Location loc = insert.getLoc();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(insert);
   Value start = getValueOrCreateConstantIndexOp(
@@ -318,9 +325,9 @@ Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
   AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
   // Slot i takes new token p(i) - L when L <= p(i) < L + T: the owner
   // writes each new position once, every other slot keeps its value.
-  local =
+  Value local =
       linalg::GenericOp::create(
-          b, loc, localType, ValueRange{write.cache}, ValueRange{init},
+          b, loc, localType, ValueRange{dest}, ValueRange{init},
           ArrayRef<AffineMap>{id, id},
           SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location nl, ValueRange args) {
@@ -351,6 +358,7 @@ Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
                     .getResult());
           })
           .getResult(0);
+  written[insert] = local;
   insert.getResult().replaceAllUsesWith(local);
   insert.erase();
   return local;
@@ -629,11 +637,21 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
         return accepted.count(use.getOwner()) &&
                (use.getOperandNumber() == 1 || use.getOperandNumber() == 2);
       };
+      // The updates the accepted attentions read; a later step's update
+      // may write into an earlier one's result.
+      llvm::DenseSet<Operation *> updates;
+      for (auto &entry : accepted)
+        for (const CacheWrite *write : {&entry.second.key, &entry.second.value})
+          for (auto insert = write->insert; insert;
+               insert = insert.getDest().getDefiningOp<tensor::InsertSliceOp>())
+            updates.insert(insert);
       auto readOnlyByAccepted = [&](const CacheWrite &write) {
         return llvm::all_of(write.insert->getUses(), [&](OpOperand &use) {
           Operation *user = use.getOwner();
           if (isa<func::ReturnOp>(user))
             return true;
+          if (auto later = dyn_cast<tensor::InsertSliceOp>(user))
+            return use.get() == later.getDest() && updates.contains(later);
           if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
             return llvm::all_of(slice->getUses(), isAttentionKV);
           return isAttentionKV(use);
@@ -722,6 +740,6 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
               : std::string("1/") + std::to_string(numRanks) + " of their")
       << " slots per rank; merge "
       << (merge == DecodeMerge::AllGather ? "all-gather" : "all-to-all") << ": "
-      << builder.bytesSent << " bytes sent per rank per step";
+      << builder.bytesSent << " bytes sent per rank";
   return success();
 }

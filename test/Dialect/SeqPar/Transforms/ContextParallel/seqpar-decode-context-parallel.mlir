@@ -52,11 +52,11 @@
 // A2A: cyclic 2
 // A2A: shard.all_to_all {{.*}} split_axis = 1 concat_axis = 0 : tensor<1x4x2x8xf32> -> tensor<4x1x2x8xf32>
 // A2A: shard.all_gather {{.*}} gather_axis = 1 : tensor<1x1x2x8xf32> -> tensor<1x4x2x8xf32>
-// A2A-REMARK: remark: decode context parallelism (4 ranks, cyclic 2): 1 attentions over 2 KV caches of 16 slots, 4 slots per rank; merge all-to-all: 432 bytes sent per rank per step
+// A2A-REMARK: remark: decode context parallelism (4 ranks, cyclic 2): 1 attentions over 2 KV caches of 16 slots, 4 slots per rank; merge all-to-all: 432 bytes sent per rank
 
 shard.grid @grid(shape = 4)
 
-// expected-remark @+1 {{decode context parallelism (4 ranks, cyclic 1): 1 attentions over 2 KV caches of 16 slots, 4 slots per rank; merge all-gather: 960 bytes sent per rank per step}}
+// expected-remark @+1 {{decode context parallelism (4 ranks, cyclic 1): 1 attentions over 2 KV caches of 16 slots, 4 slots per rank; merge all-gather: 960 bytes sent per rank}}
 func.func @step(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %vn: tensor<1x2x2x8xf32>,
                 %kc: tensor<1x2x16x8xf32>, %vc: tensor<1x2x16x8xf32>, %l: index)
     -> (tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>) {
