@@ -11,6 +11,7 @@
 
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/SavedForBackward.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
@@ -338,6 +339,82 @@ static int64_t outputFeatures(linalg::LinalgOp op) {
   return op.getStaticLoopRanges()[loop];
 }
 
+/// Whether `type` is a one-element float: a loss.
+static bool isOneElementFloat(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return isa<FloatType>(type) ||
+         (tensor && tensor.hasStaticShape() && tensor.getNumElements() == 1 &&
+          isa<FloatType>(tensor.getElementType()));
+}
+
+/// How the results of a training graph pair with its parameters
+/// (docs/training-graphs.md, "Bad input"): exporters and the generator
+/// return the loss, then the gradients of the last arguments in order, and
+/// maybe more after them (a gradient norm). Fills `gradientArgs` (per
+/// result, the argument it is the gradient of, or -1) when results #1-#m
+/// have the types of the last m >= 2 arguments, m the number of results
+/// after #0 or, results following them, more than half of it. A training graph
+/// (SavedForBackward) whose results after #0 would pair so but for some of
+/// another type than their parameters' is malformed: a located error. A
+/// remark says when the gradients follow a result #0 that is not a
+/// one-element float (not read as a loss).
+static LogicalResult pairGradients(func::FuncOp func,
+                                   SmallVector<int64_t> &gradientArgs) {
+  gradientArgs.clear();
+  Operation *returnOp = func.getBody().front().getTerminator();
+  int64_t numResults = returnOp->getNumOperands();
+  int64_t numArgs = func.getNumArguments();
+  // Results after the loss; a graph of one parameter is not told apart
+  // from a forward graph's two outputs.
+  int64_t k = numResults - 1;
+  if (k < 2)
+    return success();
+  TypeRange results = returnOp->getOperandTypes();
+  TypeRange args = func.getArgumentTypes();
+  // How many of results #1-#m have the types of the last m arguments.
+  auto matches = [&](int64_t m) {
+    int64_t count = 0;
+    for (int64_t i = 1; i <= m; ++i)
+      count += results[i] == args[numArgs - m + i - 1];
+    return count;
+  };
+  int64_t paired = 0;
+  for (int64_t m = std::min(k, numArgs); 2 * m > k && m >= 2 && !paired; --m)
+    if (matches(m) == m)
+      paired = m;
+  if (!paired) {
+    std::string why;
+    if (k > numArgs || 2 * matches(k) <= k ||
+        failed(analyzeSavedForBackward(func, why)))
+      return success();
+    for (int64_t i = 1; i <= k; ++i) {
+      int64_t arg = numArgs - k + i - 1;
+      if (results[i] == args[arg])
+        continue;
+      return emitError(returnOp->getOperand(i).getLoc())
+             << "training graph @" << func.getSymName() << ": result #" << i
+             << " (" << results[i]
+             << ") is in the place of the gradient of argument #" << arg
+             << ", of type " << args[arg] << " (results #1-#" << k
+             << " are the gradients of the last " << k
+             << " arguments, in order): a gradient has its parameter's type";
+    }
+    return success();
+  }
+  if (!isOneElementFloat(results[0]) &&
+      isa<FloatType>(getElementTypeOrSelf(results[0])))
+    emitRemark(returnOp->getOperand(0).getLoc())
+        << "@" << func.getSymName() << " returns the gradients of its last "
+        << paired << " arguments after result #0 of type " << results[0]
+        << ", which is not a one-element float: it is not read as a "
+           "training graph's loss (nothing is saved sharded for its "
+           "backward); every result is computed as written";
+  gradientArgs.assign(numResults, -1);
+  for (int64_t i = 1; i <= paired; ++i)
+    gradientArgs[i] = numArgs - paired + i - 1;
+  return success();
+}
+
 /// Plans one block, trying the fused-projection groupings (QKV: 3, gate/up:
 /// 2) when a single linear does not close as a plain split. Reports the
 /// most telling failure: a divisibility one when there is one.
@@ -345,14 +422,15 @@ static std::optional<TPBlockPlan>
 planBlock(func::FuncOp func, int64_t numRanks,
           const llvm::DenseSet<Value> &claimed,
           const llvm::DenseSet<Value> &wholeInputs, bool splitReductions,
-          bool splitOneHots, ArrayRef<linalg::LinalgOp> seeds,
-          TPPlanFailure &reported) {
+          bool splitOneHots, ArrayRef<int64_t> gradientArgs,
+          ArrayRef<linalg::LinalgOp> seeds, TPPlanFailure &reported) {
   SmallVector<int64_t> tries = seeds.size() == 1 ? SmallVector<int64_t>{1, 3, 2}
                                                  : SmallVector<int64_t>{1};
   for (int64_t groups : tries) {
     TPPlanFailure why;
     TensorParallelPlanner planner(func, numRanks, claimed, wholeInputs,
-                                  splitReductions, splitOneHots);
+                                  splitReductions, splitOneHots,
+                                  gradientArgs);
     FailureOr<TPBlockPlan> attempt = planner.plan(seeds, groups, why);
     if (succeeded(attempt))
       return std::move(*attempt);
@@ -364,7 +442,7 @@ planBlock(func::FuncOp func, int64_t numRanks,
       TPPlanFailure ignored;
       TensorParallelPlanner structure(func, /*numRanks=*/1, claimed,
                                       wholeInputs, splitReductions,
-                                      splitOneHots);
+                                      splitOneHots, gradientArgs);
       why.divisibility = succeeded(structure.plan(seeds, groups, ignored));
     }
     if (!reported.op || (why.divisibility && !reported.divisibility))
@@ -443,6 +521,15 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   if (!func.getBody().hasOneBlock())
     return emitError(func.getLoc())
            << "@" << func.getSymName() << " has control flow; plan one block";
+  if (func.getNumResults() == 0)
+    return emitError(func.getLoc())
+           << "@" << func.getSymName()
+           << " returns nothing: a training graph returns its loss and the "
+              "gradients of its parameters, a forward graph its outputs; "
+              "there is nothing to plan";
+  SmallVector<int64_t> gradientArgs;
+  if (failed(pairGradients(func, gradientArgs)))
+    return failure();
 
   // Linears grouped by the activation they read, in program order. Only a
   // weight's first linear seeds a block: in a training graph the later ones
@@ -503,7 +590,7 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
                        TPPlanFailure &reported) {
     std::optional<TPBlockPlan> plan =
         planBlock(func, numRanks, claimed, wholeInputs, splitReductions,
-                  splitOneHots, seeds, reported);
+                  splitOneHots, gradientArgs, seeds, reported);
     // GQA with fewer KV heads than ranks (a_kv < t): the KV projections stay
     // replicated and attention reads its ranks' KV heads by local slices.
     // (MQA: a K/V of one head is never split into heads, so the failure is
@@ -522,7 +609,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
       TPPlanFailure retry;
       if (!dropped.empty())
         plan = planBlock(func, numRanks, claimed, wholeInputs,
-                         splitReductions, splitOneHots, kept, retry);
+                         splitReductions, splitOneHots, gradientArgs, kept,
+                         retry);
       // The retry is the planner's answer to a K/V head count t does not
       // divide; where it fails too (the backward of GQA sums each K/V
       // head's gradient over query heads that t splits across K/V heads)
@@ -615,7 +703,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     for (bool splitOneHots : {true, false}) {
       TPPlanFailure why;
       TensorParallelPlanner planner(func, numRanks, claimed, wholeInputs,
-                                    /*splitReductions=*/true, splitOneHots);
+                                    /*splitReductions=*/true, splitOneHots,
+                                    gradientArgs);
       FailureOr<TPBlockPlan> attempt =
           planner.planTable(table, *dim, gather, why);
       if (succeeded(attempt)) {

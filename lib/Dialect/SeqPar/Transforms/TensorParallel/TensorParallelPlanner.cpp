@@ -157,8 +157,14 @@ static linalg::LinalgOp getGatheringOp(Operation *user, Block *top) {
 
 LogicalResult TensorParallelPlanner::visitCapture(OpOperand &use,
                                                   StridedDim s) {
+  Operation *top = func.getBody().front().findAncestorOpInBlock(
+      *use.getOwner());
   if (!splitReductions)
-    return fail(use.getOwner(), "a split value is used inside a nested region");
+    return fail(use.getOwner(),
+                "a split value is read inside the body of '" +
+                    top->getName().getStringRef() +
+                    "' (a nested region), which may read any rank's part "
+                    "of it");
   auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
   linalg::LinalgOp op = getGatheringOp(use.getOwner(), &func.getBody().front());
   if (!op)
@@ -759,12 +765,34 @@ LogicalResult TensorParallelPlanner::returnsGradients() {
     auto it = result.values.find(returned.get());
     if (it == result.values.end())
       continue;
-    bool likeWeight = llvm::any_of(func.getArguments(), [&](BlockArgument arg) {
+    unsigned index = returned.getOperandNumber();
+    auto splitLike = [&](BlockArgument arg) {
       auto argSplit = result.values.find(arg);
       return argSplit != result.values.end() &&
              arg.getType() == returned.get().getType() &&
              argSplit->second.samePieces(it->second);
-    });
+    };
+    if (!gradientArgs.empty()) {
+      // A training graph: the result must be in a parameter's gradient's
+      // place (that parameter may be split by a later block: an embedding
+      // table whose gradient the head's one-hots split).
+      int64_t paired = index < gradientArgs.size() ? gradientArgs[index] : -1;
+      std::string what;
+      llvm::raw_string_ostream os(what);
+      if (Operation *def = returned.get().getDefiningOp())
+        os << " ('" << def->getName() << "' at " << def->getLoc() << ")";
+      if (paired < 0)
+        return fail(returnOp,
+                    "returns result #" + llvm::Twine(index) + what +
+                        " split, and it is the gradient of no parameter "
+                        "(results #1-#" +
+                        llvm::Twine(llvm::count_if(gradientArgs, [](int64_t a) {
+                          return a >= 0;
+                        })) +
+                        " are the gradients of the last arguments, in "
+                        "order): only a split weight's gradient stays split");
+    }
+    bool likeWeight = llvm::any_of(func.getArguments(), splitLike);
     // A weight's gradient is a sum over tokens of activations (x^T . dY, a
     // one-hot^T . dE): never a linear of a split weight, as logits that
     // merely have a weight's shape are.
@@ -775,8 +803,7 @@ LogicalResult TensorParallelPlanner::returnsGradients() {
     if (weight && result.values.count(getWeightArgument(weight->get())))
       likeWeight = false;
     if (!likeWeight)
-      return fail(returnOp, "returns result #" +
-                                llvm::Twine(returned.getOperandNumber()) +
+      return fail(returnOp, "returns result #" + llvm::Twine(index) +
                                 " split, and it is not a split weight's "
                                 "gradient (shaped and split as the weight, "
                                 "and not a linear of a split weight), which "

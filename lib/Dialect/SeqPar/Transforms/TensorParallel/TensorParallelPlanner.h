@@ -82,13 +82,17 @@ public:
   /// split carried into the residual stream would shard its hidden dim).
   /// With `splitOneHots` too, the one-hots that compare ids with the rows
   /// of a gathered value (a gather's backward) follow its split.
+  /// `gradientArgs` (empty unless `func` reads as a training graph) holds,
+  /// per result, the argument it is the gradient of, or -1: a split value
+  /// is then returned only as the gradient of the argument it pairs with.
   TensorParallelPlanner(func::FuncOp func, int64_t numRanks,
                         const llvm::DenseSet<Value> &claimed,
                         const llvm::DenseSet<Value> &wholeInputs,
-                        bool splitReductions, bool splitOneHots = false)
+                        bool splitReductions, bool splitOneHots = false,
+                        ArrayRef<int64_t> gradientArgs = {})
       : func(func), numRanks(numRanks), claimed(claimed),
         wholeInputs(wholeInputs), splitReductions(splitReductions),
-        splitOneHots(splitOneHots) {}
+        splitOneHots(splitOneHots), gradientArgs(gradientArgs) {}
 
   /// Plans the block whose column-parallel linears are `seeds` (contractions
   /// reading one activation, each with a weight argument), their output
@@ -180,7 +184,10 @@ private:
   /// Split values may be returned only as the gradients of split weights:
   /// shaped and split as one, they stay split as Megatron keeps them (the
   /// result's #seqpar.sharding says how); any other returned output would
-  /// change from global to per-rank.
+  /// change from global to per-rank. In a training graph (`gradientArgs`)
+  /// the result must also be in the place of a parameter's gradient: an
+  /// output that pairs with no parameter (an activation or a second copy of
+  /// a gradient returned after the gradients) leaves the block replicated.
   LogicalResult returnsGradients();
   LogicalResult fail(Operation *op, const llvm::Twine &reason,
                      bool divisibility = false);
@@ -193,6 +200,7 @@ private:
   const llvm::DenseSet<Value> &claimed;
   const llvm::DenseSet<Value> &wholeInputs;
   bool splitReductions, splitOneHots;
+  ArrayRef<int64_t> gradientArgs;
   TPBlockPlan result;
   TPPlanFailure *why = nullptr;
   SmallVector<Operation *> worklist;
