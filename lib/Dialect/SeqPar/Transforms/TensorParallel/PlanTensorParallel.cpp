@@ -521,7 +521,13 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   if (!func.getBody().hasOneBlock())
     return emitError(func.getLoc())
            << "@" << func.getSymName() << " has control flow; plan one block";
-  if (func.getNumResults() == 0)
+  // A function of tensors that returns nothing and has no effect computes
+  // nothing (CSE has removed its ops before the pipeline plans it); one
+  // with effects (a timer, a helper) is left as it is.
+  if (func.getNumResults() == 0 &&
+      llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<RankedTensorType>) &&
+      llvm::all_of(func.getBody().front().without_terminator(),
+                   [](Operation &op) { return isMemoryEffectFree(&op); }))
     return emitError(func.getLoc())
            << "@" << func.getSymName()
            << " returns nothing: a training graph returns its loss and the "

@@ -317,6 +317,17 @@ func.func @loss_tokens(%x: tensor<32x32xf32>, %w1: tensor<32x64xf32>, %b1: tenso
 
 // -----
 
+// Not malformed: a function of tensors that returns nothing but has an
+// effect (a timer call) is left as it is, without an error.
+func.func private @record(tensor<32x32xf32>)
+// expected-remark @+1 {{tensor parallelism (tp=2): 0 blocks, 0 column-parallel and 0 row-parallel linears, 0 linears left replicated}}
+func.func @timer(%x: tensor<32x32xf32>) {
+  func.call @record(%x) : (tensor<32x32xf32>) -> ()
+  return
+}
+
+// -----
+
 // Malformed: nothing returned.
 // expected-error @+1 {{@returns_nothing returns nothing: a training graph returns its loss and the gradients of its parameters, a forward graph its outputs; there is nothing to plan}}
 func.func @returns_nothing(%x: tensor<32x32xf32>, %w1: tensor<32x64xf32>, %b1: tensor<64xf32>, %w2: tensor<64x32xf32>)
