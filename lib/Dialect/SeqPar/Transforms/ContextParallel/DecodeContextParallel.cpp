@@ -556,12 +556,16 @@ void DecodeContextParallelPass::runOnOperation() {
 }
 
 LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
-  SmallVector<Operation *> candidates;
-  func.walk([&](Operation *op) {
-    if (isa<AttentionOp, AttentionBlockOp>(op))
-      candidates.push_back(op);
-  });
-  if (candidates.empty())
+  auto hasAttention = [&] {
+    return func
+        .walk([](Operation *op) {
+          return isa<AttentionOp, AttentionBlockOp>(op)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  if (!hasAttention())
     return success();
   FlatSymbolRefAttr grid;
   int16_t axis = 0;
@@ -569,12 +573,30 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   if (failed(resolveGridAxis(func, gridName, gridAxis, "decode CP", grid, axis,
                              numRanks)))
     return failure();
-  if (numRanks == 1)
+  if (numRanks == 1) {
+    emitRemark(func.getLoc())
+        << "decode context parallelism: grid axis " << axis << " of " << grid
+        << " has one rank; nothing to shard";
     return success();
+  }
+  // Its argument types change: a function with call sites is left to the
+  // inliner first.
+  if (auto module = func->getParentOfType<ModuleOp>();
+      module && !SymbolTable::symbolKnownUseEmpty(func, module)) {
+    emitRemark(func.getLoc())
+        << "decode context parallelism: @" << func.getSymName()
+        << " has call sites: left as it is (inline it first)";
+    return success();
+  }
   // What an attention's raising left unused (the exporter's transposes and
   // products of the cache) would read the cache whole.
   IRRewriter rewriter(func.getContext());
   (void)runRegionDCE(rewriter, func.getBody());
+  SmallVector<Operation *> candidates;
+  func.walk([&](Operation *op) {
+    if (isa<AttentionOp, AttentionBlockOp>(op))
+      candidates.push_back(op);
+  });
   // Slots per round of the layout: n I (cyclic), n (contiguous), 2n
   // (zigzag).
   std::optional<int64_t> perRound = llvm::checkedMul<int64_t>(
@@ -592,6 +614,12 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
                              << why;
   };
   for (Operation *op : candidates) {
+    // Under control flow a step's bytes would depend on the branch taken.
+    if (op->getBlock() != &func.getBody().front()) {
+      reject(op, "it is inside control flow ('" +
+                     op->getParentOp()->getName().getStringRef().str() + "')");
+      continue;
+    }
     std::string why;
     FailureOr<DecodeAttention> match = matchDecodeAttention(op, func, why);
     if (failed(match)) {
@@ -605,9 +633,10 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
     if (!perRound || slots % *perRound != 0 || valueSlots != slots) {
       reject(op, "its cache's " + std::to_string(slots) +
                      " slots are not divisible by " +
-                     (perRound ? std::to_string(*perRound) : "n") + " (the " +
-                     stringifySplitKind(layout).str() + " layout on " +
-                     std::to_string(numRanks) + " ranks)");
+                     (perRound ? std::to_string(*perRound)
+                               : "the ranks x interleave (which overflow)") +
+                     " (the " + stringifySplitKind(layout).str() +
+                     " layout on " + std::to_string(numRanks) + " ranks)");
       continue;
     }
     if (merge == DecodeMerge::AllToAll &&
@@ -645,17 +674,25 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
           for (auto insert = write->insert; insert;
                insert = insert.getDest().getDefiningOp<tensor::InsertSliceOp>())
             updates.insert(insert);
+      // Every update of the chain becomes the rank's slots: each may be
+      // read only by the accepted attentions, the next update and the
+      // return.
       auto readOnlyByAccepted = [&](const CacheWrite &write) {
-        return llvm::all_of(write.insert->getUses(), [&](OpOperand &use) {
-          Operation *user = use.getOwner();
-          if (isa<func::ReturnOp>(user))
-            return true;
-          if (auto later = dyn_cast<tensor::InsertSliceOp>(user))
-            return use.get() == later.getDest() && updates.contains(later);
-          if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
-            return llvm::all_of(slice->getUses(), isAttentionKV);
-          return isAttentionKV(use);
-        });
+        for (auto insert = write.insert; insert;
+             insert = insert.getDest().getDefiningOp<tensor::InsertSliceOp>())
+          if (!llvm::all_of(insert->getUses(), [&](OpOperand &use) {
+                Operation *user = use.getOwner();
+                if (isa<func::ReturnOp>(user))
+                  return true;
+                if (auto later = dyn_cast<tensor::InsertSliceOp>(user))
+                  return use.get() == later.getDest() &&
+                         updates.contains(later);
+                if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+                  return llvm::all_of(slice->getUses(), isAttentionKV);
+                return isAttentionKV(use);
+              }))
+            return false;
+        return true;
       };
       if (readOnlyByAccepted(it->second.key) &&
           readOnlyByAccepted(it->second.value))
@@ -673,16 +710,8 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   DecodeStepBuilder builder(func, grid, axis, numRanks, layout, interleave,
                             merge);
   MLIRContext *ctx = func.getContext();
-  auto split = DimShardingAttr::get(ctx, {axis}, layout, 1, interleave);
   auto shardingOf = [&](ShardingAttr base) {
-    if (!base)
-      base = ShardingAttr::getReplicated(ctx, grid);
-    SmallVector<DimShardingAttr> dims(base.getDims());
-    auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1, 1);
-    if (dims.size() <= static_cast<size_t>(kSlotDim))
-      dims.resize(kSlotDim + 1, unsplit);
-    dims[kSlotDim] = split;
-    return ShardingAttr::get(ctx, grid, dims, base.getPartialAxes());
+    return withKVCacheSplit(base, grid, {axis}, layout, interleave);
   };
   llvm::SetVector<BlockArgument> caches;
   // Slots of the caches, all the same or not (-1).

@@ -150,3 +150,82 @@ func.func @positions_not_slots(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>
       : tensor<1x4x2x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<2xindex>, tensor<4xindex> -> tensor<1x4x2x8xf32>, tensor<1x4x2xf32>
   return %o : tensor<1x4x2x8xf32>
 }
+
+// -----
+
+// Found by an outside tester: each case below was rewritten wrongly (a
+// crash, a silently wrong step, invalid IR, a remark with wrong bytes).
+
+shard.grid @grid(shape = 4)
+
+// An earlier step's update is also read by a reduction over its slots:
+// every update of the chain would become the rank's slots, so the whole
+// step is left as it is (before: only the last update was checked, and the
+// sum became per rank).
+// CHECK-LABEL: func.func @earlier_update_read(
+// CHECK: tensor.insert_slice
+func.func @earlier_update_read(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kn2: tensor<1x2x1x8xf32>,
+                               %kc: tensor<1x2x16x8xf32>, %l: index) -> (tensor<1x4x1x8xf32>, tensor<1x2x8xf32>) {
+  %k1 = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x8xf32>) -> tensor<1x2x8xf32>
+  %sum = linalg.reduce ins(%k1 : tensor<1x2x16x8xf32>) outs(%z : tensor<1x2x8xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %s = arith.addf %a, %acc : f32
+      linalg.yield %s : f32
+    }
+  %c1 = arith.constant 1 : index
+  %l2 = arith.addi %l, %c1 : index
+  %k2 = tensor.insert_slice %kn2 into %k1[0, 0, %l2, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  // expected-remark @+1 {{attention left as it is by decode context parallelism: its updated cache is read by another op than the attentions this pass shards}}
+  %o = seqpar.attention %q, %k2, %k2 {scale = 0.5 : f32} : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %sum : tensor<1x4x1x8xf32>, tensor<1x2x8xf32>
+}
+
+// An attention whose result is unused (before: removed as dead code after
+// it had been collected, then rewritten: a crash).
+// CHECK-LABEL: func.func @dead_attention(
+// CHECK: seqpar.attention_block
+// CHECK-NOT: seqpar.attention_block
+// CHECK: return
+// expected-remark @+1 {{decode context parallelism (4 ranks, cyclic 1): 1 attentions over 1 KV caches of 16 slots, 4 slots per rank}}
+func.func @dead_attention(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index)
+    -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %unused = seqpar.attention %q, %k, %k {scale = 0.5 : f32} : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  %o = seqpar.attention %q, %k, %k {scale = 0.25 : f32} : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// A step function with a call site (before: its argument types changed
+// under the call).
+// CHECK-LABEL: func.func @caller(
+func.func @caller(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index) -> tensor<1x4x1x8xf32> {
+  %o = func.call @called(%q, %kn, %kc, %l) : (tensor<1x4x1x8xf32>, tensor<1x2x1x8xf32>, tensor<1x2x16x8xf32>, index) -> tensor<1x4x1x8xf32>
+  return %o : tensor<1x4x1x8xf32>
+}
+// CHECK-LABEL: func.func @called(
+// CHECK-SAME: tensor<1x2x16x8xf32>
+// expected-remark @+1 {{decode context parallelism: @called has call sites: left as it is (inline it first)}}
+func.func @called(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index) -> tensor<1x4x1x8xf32> {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %o = seqpar.attention %q, %k, %k {scale = 0.5 : f32} : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o : tensor<1x4x1x8xf32>
+}
+
+// Attention under control flow (before: accepted, the remark's bytes
+// counting both branches).
+// CHECK-LABEL: func.func @branch(
+func.func @branch(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index, %c: i1)
+    -> tensor<1x4x1x8xf32> {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %o = scf.if %c -> tensor<1x4x1x8xf32> {
+    // expected-remark @+1 {{attention left as it is by decode context parallelism: it is inside control flow ('scf.if')}}
+    %a = seqpar.attention %q, %k, %k {scale = 0.5 : f32} : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+    scf.yield %a : tensor<1x4x1x8xf32>
+  } else {
+    scf.yield %q : tensor<1x4x1x8xf32>
+  }
+  return %o : tensor<1x4x1x8xf32>
+}
