@@ -84,3 +84,20 @@ mlir::seqpar::findKVCacheArguments(func::FuncOp func) {
   }
   return caches;
 }
+
+ShardingAttr mlir::seqpar::withKVCacheSplit(ShardingAttr base,
+                                            FlatSymbolRefAttr grid,
+                                            ArrayRef<int16_t> axes,
+                                            SplitKind kind,
+                                            int64_t interleave) {
+  MLIRContext *ctx = grid.getContext();
+  if (!base)
+    base = ShardingAttr::getReplicated(ctx, grid);
+  SmallVector<DimShardingAttr> dims(base.getDims());
+  auto unsplit = DimShardingAttr::get(ctx, {}, SplitKind::contiguous, 1, 1);
+  if (dims.size() <= static_cast<size_t>(kKVCacheSlotDim))
+    dims.resize(kKVCacheSlotDim + 1, unsplit);
+  dims[kKVCacheSlotDim] = DimShardingAttr::get(
+      ctx, axes, kind, 1, kind == SplitKind::cyclic ? interleave : 1);
+  return ShardingAttr::get(ctx, base.getGrid(), dims, base.getPartialAxes());
+}

@@ -72,6 +72,12 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
     os << "cp-keep-kv is only used by the ring of cp-strategy=ring or hybrid "
           "(cp-strategy="
        << stringifyAttentionStrategy(strategy) << ")";
+  else if (opts.cpKVCacheInterleave < 0)
+    os << "cp-kv-cache-interleave=" << opts.cpKVCacheInterleave
+       << " is not a block size: expected cp-kv-cache-interleave >= 1, or 0 "
+          "(the prefill's split)";
+  else if (opts.cpKVCacheInterleave > 0 && cp < 2)
+    os << "cp-kv-cache-interleave is only used with cp > 1";
   else if (opts.dcp < 1)
     os << "dcp=" << opts.dcp
        << " is not a decode context-parallel size: expected dcp >= 1 (1: "
@@ -158,6 +164,7 @@ SeqParPipelineOptions::getContextParallelOptions() const {
   options.loadBalance = loadBalance;
   options.pad = cpPad;
   options.keepKV = cpKeepKV;
+  options.kvCacheInterleave = cpKVCacheInterleave;
   if (getGrid().hasUlyssesAxis())
     options.ulyssesAxis = GridContract::kUlyssesAxis;
   return options;

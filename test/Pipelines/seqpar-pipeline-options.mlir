@@ -17,6 +17,8 @@
 // RUN: not seqpar-opt %t/load-balance.mlir --seqpar-pipeline="cp=2 load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
 // RUN: seqpar-opt %t/seq-dim.mlir -verify-diagnostics --seqpar-pipeline="cp=2 seq-dim=-2"
 // RUN: seqpar-opt %t/cp-huge.mlir -verify-diagnostics --seqpar-pipeline="cp=9223372036854775807"
+// RUN: seqpar-opt %t/kv-interleave-negative.mlir -verify-diagnostics --seqpar-pipeline="cp=2 cp-kv-cache-interleave=-1"
+// RUN: seqpar-opt %t/kv-interleave-no-cp.mlir -verify-diagnostics --seqpar-pipeline="cp-kv-cache-interleave=2"
 // RUN: seqpar-opt %t/dcp-zero.mlir -verify-diagnostics --seqpar-pipeline="dcp=0"
 // RUN: seqpar-opt %t/dcp-and-cp.mlir -verify-diagnostics --seqpar-pipeline="cp=2 dcp=2"
 // RUN: seqpar-opt %t/dcp-overflow.mlir -verify-diagnostics --seqpar-pipeline="tp=4611686018427387904 dcp=4"
@@ -28,6 +30,16 @@
 
 // LAYOUT: Cannot find option named 'groups'!
 // MERGE: Cannot find option named 'reduce-scatter'!
+
+//--- kv-interleave-negative.mlir
+// expected-error @+1 {{seqpar-pipeline: cp-kv-cache-interleave=-1 is not a block size: expected cp-kv-cache-interleave >= 1, or 0 (the prefill's split)}}
+module {
+}
+
+//--- kv-interleave-no-cp.mlir
+// expected-error @+1 {{seqpar-pipeline: cp-kv-cache-interleave is only used with cp > 1}}
+module {
+}
 
 //--- dcp-zero.mlir
 // expected-error @+1 {{seqpar-pipeline: dcp=0 is not a decode context-parallel size: expected dcp >= 1 (1: none)}}

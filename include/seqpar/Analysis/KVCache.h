@@ -12,6 +12,8 @@
 #ifndef SEQPAR_ANALYSIS_KVCACHE_H
 #define SEQPAR_ANALYSIS_KVCACHE_H
 
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -34,6 +36,13 @@ FailureOr<BlockArgument> getKVCacheArgument(tensor::InsertSliceOp insert,
 /// The KV caches of `func`'s arguments: those marked `seqpar.kv_cache`
 /// (per-rank steps) and those updated as above (single-device steps).
 SmallVector<BlockArgument> findKVCacheArguments(func::FuncOp func);
+
+/// `base` (null: replicated on `grid`) with the slots dim of a KV cache
+/// split over `axes` by `kind` (cyclic: with `interleave`): the sharding of
+/// a cache in the decode layouts (docs/decode.md).
+ShardingAttr withKVCacheSplit(ShardingAttr base, FlatSymbolRefAttr grid,
+                              ArrayRef<int16_t> axes, SplitKind kind,
+                              int64_t interleave);
 
 } // namespace mlir::seqpar
 

@@ -128,6 +128,12 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
                      "received for the backward instead of sending them "
                      "again"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> cpKVCacheInterleave{
+      *this, "cp-kv-cache-interleave",
+      llvm::cl::desc("A prefill's K/V results ([b, a_kv, s, d]) returned "
+                     "block-cyclic with this interleave, the decode layout "
+                     "(0: in the prefill's split)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> dcp{
       *this, "dcp",
       llvm::cl::desc("Decode context parallelism: a decode step's KV caches "

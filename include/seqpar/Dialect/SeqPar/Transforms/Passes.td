@@ -660,7 +660,13 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
     Option<"keepKV", "keep-kv", "bool", /*default=*/"false",
            "Ring backward: keep the K/V blocks the forward received until "
            "the backward (c-1 more K/V blocks held per attention) instead of "
-           "sending them around the ring again">
+           "sending them around the ring again">,
+    Option<"kvCacheInterleave", "kv-cache-interleave", "int64_t",
+           /*default=*/"0",
+           "> 0: return sequence-sharded [b, a_kv, s, d] results (a "
+           "prefill's K/V) block-cyclic with this interleave, the decode "
+           "layout, by one all-to-all each; 0 (the default): in the "
+           "prefill's split">
   ];
   let statistics = [
     Statistic<"numRewritten", "num-attention-rewritten",

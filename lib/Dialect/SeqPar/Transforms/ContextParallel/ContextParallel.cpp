@@ -60,6 +60,13 @@ void ContextParallelPass::runOnOperation() {
         << stringifyAttentionStrategy(strategy) << ")";
     return signalPassFailure();
   }
+  if (kvCacheInterleave < 0) {
+    emitError(getOperation().getLoc())
+        << "kv-cache-interleave=" << kvCacheInterleave.getValue()
+        << " is not a block size: expected kv-cache-interleave >= 1, or 0 "
+           "(results in the prefill's split)";
+    return signalPassFailure();
+  }
   if (failed(preamble.checkAnyFunctionBody()))
     return signalPassFailure();
   for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
@@ -96,6 +103,7 @@ ContextParallelPass::runOnFunction(func::FuncOp func,
   target.zigzag = loadBalance == LoadBalance::Zigzag;
   target.pad = pad;
   target.keepKV = keepKV;
+  target.kvCacheInterleave = kvCacheInterleave;
   int16_t axis = 0;
   if (failed(resolveGridAxis(func, gridName, gridAxis, "CP", target.grid, axis,
                              target.numRanks)))

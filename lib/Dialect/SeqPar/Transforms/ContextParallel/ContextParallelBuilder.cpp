@@ -17,6 +17,7 @@
 #include "DistributedAttention.h"
 
 #include "seqpar/Analysis/AttentionMatch.h"
+#include "seqpar/Analysis/KVCache.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -397,10 +398,30 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
           << "', which " << boundaries.lookup(first);
   }
   counts.valuesGathered += gathered;
+  int64_t relaidOut = 0, relayoutBytes = 0;
   for (auto [index, seq] : shardedResults) {
     ShardingAttr sharding = getResultSharding(func, index);
     if (!sharding)
       sharding = ShardingAttr::getReplicated(context, grid);
+    // A prefill's K/V returned in the decode layout.
+    if (target.kvCacheInterleave > 0 && seq.dim == kKVCacheSlotDim) {
+      OpBuilder b(returnOp);
+      std::string why;
+      FailureOr<Value> cyclic = relayoutToCyclic(
+          b, returnOp.getLoc(), returnOp.getOperand(index), target,
+          target.kvCacheInterleave, relayoutBytes, why);
+      if (succeeded(cyclic)) {
+        returnOp->setOperand(index, *cyclic);
+        func.setResultAttr(index, SeqParDialect::kShardingAttrName,
+                           withKVCacheSplit(sharding, grid, axes, SplitKind::cyclic,
+                                            target.kvCacheInterleave));
+        ++relaidOut;
+        continue;
+      }
+      emitRemark(returnOp.getLoc())
+          << "context-parallel: result #" << index
+          << " stays in the prefill's layout, not block-cyclic: " << why;
+    }
     func.setResultAttr(index, SeqParDialect::kShardingAttrName,
                        sharding.withDimSplit(seq.dim, axes, kind));
   }
@@ -438,6 +459,10 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
            << reductionBytes << " bytes), ";
   remark << gathered << " all_gather (" << gatheredBytes
          << " bytes) for ops that need all tokens";
+  if (relaidOut)
+    remark << "; " << relaidOut << " K/V results block-cyclic (interleave "
+           << target.kvCacheInterleave << ", 1 all_to_all each, "
+           << relayoutBytes << " bytes)";
   if (unraisedSoftmaxes)
     remark << "; no attention is distributed: " << unraisedSoftmaxes
            << " softmax not raised to seqpar.attention (the first: "

@@ -33,7 +33,22 @@ struct ContextParallelTarget {
   bool pad = false;
   /// Ring backward: the forward's received K/V blocks are kept for it.
   bool keepKV = false;
+  /// > 0: sequence-sharded [b, a_kv, s, d] results (a prefill's K/V) are
+  /// returned block-cyclic with this interleave, the decode layout
+  /// (relayoutToCyclic); 0: in the prefill's split.
+  int64_t kvCacheInterleave = 0;
 };
+
+/// `local`, this rank's tokens [b, a_kv, s/c, d] of a result in `target`'s
+/// split (contiguous or zigzag, one grid axis), moved to the block-cyclic
+/// layout of interleave I by one all-to-all over the axis, whose bytes per
+/// rank are added to `bytesSent` (docs/decode.md, "From prefill to
+/// decode"). Fails, building nothing, with `why` set, when the chunks are
+/// not whole rounds of c I tokens or the split is not on one axis.
+FailureOr<Value> relayoutToCyclic(OpBuilder &b, Location loc, Value local,
+                                  const ContextParallelTarget &target,
+                                  int64_t interleave, int64_t &bytesSent,
+                                  std::string &why);
 
 /// What the rewrite of one function did (the pass's statistics).
 struct ContextParallelCounts {

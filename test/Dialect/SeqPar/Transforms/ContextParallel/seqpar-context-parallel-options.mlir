@@ -11,6 +11,7 @@
 // RUN: not seqpar-opt %t/more-ranks.mlir --seqpar-context-parallel=pad=true -o /dev/null 2>/dev/null
 // RUN: seqpar-opt %t/hybrid-overflow.mlir -verify-diagnostics --seqpar-context-parallel="strategy=hybrid grid-axis=0 ulysses-axis=1"
 // RUN: seqpar-opt %t/dynamic.mlir -verify-diagnostics --seqpar-context-parallel
+// RUN: seqpar-opt %t/kv-cache-interleave.mlir -verify-diagnostics --seqpar-context-parallel="kv-cache-interleave=-4"
 // RUN: seqpar-opt %t/keep-kv.mlir -verify-diagnostics --seqpar-context-parallel="strategy=ulysses keep-kv=true"
 
 //--- grid-axis.mlir
@@ -89,6 +90,11 @@ module {
     %o = seqpar.attention %q, %q, %q {scale = 0.5 : f32} : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
     return %o : tensor<1x4x8x4xf32>
   }
+}
+
+//--- kv-cache-interleave.mlir
+// expected-error @+1 {{kv-cache-interleave=-4 is not a block size: expected kv-cache-interleave >= 1, or 0 (results in the prefill's split)}}
+module {
 }
 
 //--- keep-kv.mlir
