@@ -224,7 +224,10 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // linears of a block read one value.
   pm.addPass(createCSEPass());
   pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
-  pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
+  // A decode step without TP has nothing to plan (its remarks would only
+  // say so).
+  if (opts.tp > 1 || opts.dcp <= 1)
+    pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
   // A backward's sum of input gradients of separate projections: one
   // all_reduce, as a fused projection sends.
   pm.addPass(createCombineAllReduces());
