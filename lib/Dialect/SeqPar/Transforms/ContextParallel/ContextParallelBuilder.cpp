@@ -413,7 +413,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       if (succeeded(cyclic)) {
         returnOp->setOperand(index, *cyclic);
         func.setResultAttr(index, SeqParDialect::kShardingAttrName,
-                           withKVCacheSplit(sharding, grid, axes, SplitKind::cyclic,
+                           withKVCacheSplit(sharding, grid, axes,
+                                            SplitKind::cyclic,
                                             target.kvCacheInterleave));
         ++relaidOut;
         continue;
