@@ -89,15 +89,41 @@ void TokenWiseAnalysis::setSeqDim(Value value, StridedDim seqDim) {
   seqDims[value] = seqDim;
 }
 
+SmallVector<SequenceBlock> mlir::seqpar::findSequenceBlocks(func::FuncOp func) {
+  SmallVector<SequenceBlock> blocks;
+  if (func.getBody().empty())
+    return blocks;
+  for (Operation &op : func.getBody().front()) {
+    // The dialect verifier checked the shape of the attribute.
+    auto marker = op.getAttrOfType<DenseI64ArrayAttr>(
+        SeqParDialect::kSequenceBlockAttrName);
+    if (!marker || marker.size() != 3 || op.getNumResults() != 1)
+      continue;
+    blocks.push_back(
+        {op.getResult(0), StridedDim{marker[0], marker[2]}, marker[1]});
+  }
+  return blocks;
+}
+
 LogicalResult TokenWiseAnalysis::run() {
+  SmallVector<SequenceBlock> blocks = findSequenceBlocks(func);
+  for (const SequenceBlock &block : blocks) {
+    if (seqLen >= 0 && seqLen != block.tokens)
+      return emitError(block.value.getLoc())
+             << "sequence blocks disagree on their length: " << seqLen
+             << " and " << block.tokens << " tokens";
+    seqLen = block.tokens;
+  }
+  int64_t blockLen = seqLen;
+  SmallVector<unsigned> seededArgs;
   for (auto [index, dim] : llvm::enumerate(argSeqDims)) {
     if (dim < 0)
       continue;
     auto type = dyn_cast<RankedTensorType>(func.getArgument(index).getType());
     if (!type || dim >= type.getRank())
-      return emitError(func.getArgument(index).getLoc()) << "sequence dim " << dim << " of argument #"
-                              << index << " is out of range for "
-                              << func.getArgument(index).getType();
+      return emitError(func.getArgument(index).getLoc())
+             << "sequence dim " << dim << " of argument #" << index
+             << " is out of range for " << func.getArgument(index).getType();
     if (type.isDynamicDim(dim))
       return emitError(func.getArgument(index).getLoc())
              << "argument #" << index << " has a dynamic sequence length ("
@@ -108,23 +134,39 @@ LogicalResult TokenWiseAnalysis::run() {
       return emitError(func.getArgument(index).getLoc())
              << "argument #" << index << " has an empty sequence (" << type
              << ", dim " << dim << ")";
+    // Beside blocks, an argument of another length holds the whole sequence
+    // the blocks are taken from (a padded context-parallel program).
+    if (blockLen >= 0 && length != blockLen)
+      continue;
     if (seqLen >= 0 && seqLen != length)
       return emitError(func.getArgument(index).getLoc())
              << "arguments disagree on the sequence length: " << seqLen
              << " and " << length << " (argument #" << index << ")";
     seqLen = length;
+    seededArgs.push_back(index);
   }
   if (seqLen < 0 || func.getBody().empty())
     return success();
-  for (auto [index, dim] : llvm::enumerate(argSeqDims))
-    if (dim >= 0)
-      seqDims[func.getArgument(index)] = StridedDim{dim, 1};
+  for (unsigned index : seededArgs)
+    seqDims[func.getArgument(index)] = StridedDim{argSeqDims[index], 1};
+  DenseMap<Value, StridedDim> seeds;
+  for (const SequenceBlock &block : blocks)
+    seeds[block.value] = block.seq;
+  classifyBody(seeds);
+  return success();
+}
+
+void TokenWiseAnalysis::classifyBody(const DenseMap<Value, StridedDim> &seeds) {
   for (Operation &op : func.getBody().front()) {
     TokenWiseInfo info = classify(&op);
     if (info.kind != Kind::NoSequence)
       infos[&op] = std::move(info);
+    // A block's producer reads the whole sequence (it takes the block out
+    // of it): the sequence starts at its result.
+    if (op.getNumResults() == 1)
+      if (auto seed = seeds.find(op.getResult(0)); seed != seeds.end())
+        setSeqDim(seed->first, seed->second);
   }
-  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -73,7 +73,24 @@ struct TokenWiseInfo {
   bool isTokenWise() const { return kind == Kind::TokenWise; }
 };
 
+/// A value the function marks as this rank's block of the sequence
+/// (`seqpar.sequence_block` on its defining op), where the sequence cannot
+/// be followed to it: a padded context-parallel program keeps its arguments
+/// whole and takes each rank's tokens inside; Ulysses attention's output
+/// comes back from an all-to-all.
+struct SequenceBlock {
+  Value value;
+  StridedDim seq;
+  /// Tokens in the block.
+  int64_t tokens;
+};
+
+/// The sequence blocks marked at the top level of `func`'s body.
+SmallVector<SequenceBlock> findSequenceBlocks(func::FuncOp func);
+
 /// Propagates the sequence dim forward from the entry function's arguments
+/// and from the sequence blocks it marks (an argument longer than the blocks
+/// holds the whole sequence they are taken from, and is not followed),
 /// through the top-level ops of its body and classifies each op.
 ///
 /// Ops nested in other ops' regions (linalg bodies included) are not
@@ -87,7 +104,8 @@ public:
   TokenWiseAnalysis(func::FuncOp func, ArrayRef<int64_t> argSeqDims);
 
   /// Runs the analysis. Fails, after emitting an error on the function, when
-  /// the argument sequence dims are inconsistent or dynamic.
+  /// the argument sequence dims or the sequence blocks are inconsistent or
+  /// dynamic.
   LogicalResult run();
 
   /// Where the sequence lives in `value` (StridedDim with extent s), if it
@@ -95,10 +113,14 @@ public:
   std::optional<StridedDim> getSeqDim(Value value) const;
   /// Classification of a top-level op of the function body.
   const TokenWiseInfo &getInfo(Operation *op) const;
-  /// Global sequence length (elements), or -1 when no argument carries one.
+  /// Sequence length (elements; a block's when the function marks blocks),
+  /// or -1 when no argument or block carries one.
   int64_t getSeqLen() const { return seqLen; }
 
 private:
+  /// Classifies the top-level ops in order; `seeds` start the sequence at
+  /// the results of the ops that define them.
+  void classifyBody(const llvm::DenseMap<Value, StridedDim> &seeds = {});
   TokenWiseInfo classify(Operation *op);
   /// Records `seqDim` (its outer from `value`'s type) if the dim holds the
   /// whole sequence digit.

@@ -268,3 +268,28 @@ func.func @kv_cache_rank(%c: tensor<2x16x8xf32> {seqpar.kv_cache}) {
 func.func @kv_cache_value(%c: tensor<1x2x16x8xf32>) -> (tensor<1x2x16x8xf32> {seqpar.kv_cache = 2 : i64}) {
   return %c : tensor<1x2x16x8xf32>
 }
+
+// -----
+
+// Tests that a sequence block names a static dim its tokens tile.
+func.func @sequence_block_tokens(%x: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  // expected-error @+1 {{attribute 'seqpar.sequence_block': 4 tokens of 1 rows do not tile dim 0 of 'tensor<6x4xf32>'}}
+  %y = arith.addf %x, %x {seqpar.sequence_block = array<i64: 0, 4, 1>} : tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}
+
+// -----
+
+func.func @sequence_block_dim(%x: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  // expected-error @+1 {{attribute 'seqpar.sequence_block': dim 2 is not a static dim of 'tensor<6x4xf32>'}}
+  %y = arith.addf %x, %x {seqpar.sequence_block = array<i64: 2, 6, 1>} : tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}
+
+// -----
+
+func.func @sequence_block_form(%x: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  // expected-error @+1 {{attribute 'seqpar.sequence_block': expected array<i64: dim, tokens, inner>}}
+  %y = arith.addf %x, %x {seqpar.sequence_block = 0 : i64} : tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}

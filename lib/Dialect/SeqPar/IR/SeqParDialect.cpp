@@ -86,3 +86,28 @@ LogicalResult SeqParDialect::verifyRegionResultAttribute(Operation *op,
                             /*isArg=*/false,
                             ("result #" + Twine(resultIndex)).str());
 }
+
+LogicalResult SeqParDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() != kSequenceBlockAttrName)
+    return success();
+  auto emit = [&]() {
+    return op->emitOpError() << "attribute '" << kSequenceBlockAttrName
+                             << "': ";
+  };
+  auto values = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!values || values.size() != 3)
+    return emit() << "expected array<i64: dim, tokens, inner>";
+  if (op->getNumResults() != 1)
+    return emit() << "expected an op with one result";
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t dim = values[0], tokens = values[1], inner = values[2];
+  if (!type || dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim))
+    return emit() << "dim " << dim << " is not a static dim of "
+                  << op->getResult(0).getType();
+  if (tokens <= 0 || inner <= 0 ||
+      type.getDimSize(dim) % (tokens * inner) != 0)
+    return emit() << tokens << " tokens of " << inner
+                  << " rows do not tile dim " << dim << " of " << type;
+  return success();
+}

@@ -28,12 +28,18 @@ def SeqPar_Dialect : Dialect {
     * `seqpar.kv_cache` (unit; arguments and results): the value is a KV
       cache [b, a_kv, L_max, d] of a decode step, its slots along dim 2
       (set by seqpar-decode-context-parallel; read by seqpar-report).
+    * `seqpar.sequence_block = array<i64: dim, tokens, inner>` (on an op with
+      one ranked tensor result): the result holds this rank's `tokens` tokens
+      of the sequence along `dim`, each token `inner` consecutive rows of it
+      (set by seqpar-context-parallel on a padded sequence, whose arguments
+      stay whole; seqpar-sequence-parallel shards from these values).
   }];
   let dependentDialects = ["::mlir::shard::ShardDialect"];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the per-rank sharding attribute on function arguments/results.
     static constexpr llvm::StringLiteral kShardingAttrName = "seqpar.sharding";
@@ -48,6 +54,10 @@ def SeqPar_Dialect : Dialect {
     static constexpr llvm::StringLiteral kRingBeginAttrName =
         "seqpar.ring_begin";
     static constexpr llvm::StringLiteral kRingEndAttrName = "seqpar.ring_end";
+    /// Discardable attribute marking a value as this rank's block of the
+    /// sequence: [dim, tokens, inner] (TokenWiseAnalysis.h).
+    static constexpr llvm::StringLiteral kSequenceBlockAttrName =
+        "seqpar.sequence_block";
     void registerAttributes();
     /// Registers !seqpar.request (SeqParCollectives.cpp).
     void registerTypes();

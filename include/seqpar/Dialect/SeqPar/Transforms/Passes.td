@@ -873,7 +873,8 @@ def LowerToUpstream : Pass<"seqpar-lower-to-upstream", "::mlir::ModuleOp"> {
     function argument or result attribute becomes a builtin string attribute
     `seqpar_lowered.<name>` holding the printed value (kept for humans and
     tools; the `seqpar_lowered` prefix names no dialect, so upstream
-    verifiers accept it). The result parses and verifies
+    verifiers accept it); `seqpar.sequence_block` op attributes, which only
+    guide the sequence-sharding rewrites, are dropped. The result parses and verifies
     with upstream `mlir-opt`. Fails on any seqpar op it cannot lower.
 
     Before:

@@ -335,8 +335,16 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
                                      /*dim=*/2, /*inner=*/1));
       }
   };
+  // Ulysses and hybrid attention's outputs are this rank's tokens, back
+  // from an all-to-all no later rewrite follows the sequence through: they
+  // are marked as sequence blocks.
+  bool throughAllToAll = strategy == AttentionStrategy::Ulysses ||
+                         strategy == AttentionStrategy::Hybrid;
   auto replaceLocal = [&](Operation *op, ValueRange locals) {
     for (auto [result, local] : llvm::zip(op->getResults(), locals)) {
+      if (std::optional<StridedDim> seq = analysis.getSeqDim(result);
+          seq && throughAllToAll)
+        builder.markSequenceBlock(local, *seq);
       localValues.insert(local);
       result.replaceAllUsesWith(local);
       localValues.erase(result);
@@ -373,6 +381,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     }
     builder.shardTokenWiseOp(op, analysis, localValues);
   }
+  // A later rewrite (SP over the TP axis) starts from this rank's tokens.
+  builder.markSequenceBlocks(wholeArgs);
   // The gather of a value goes just before its first boundary user; the
   // recorded uses followed replaced values (attention, zigzag dropout).
   int64_t gathered = 0, gatheredBytes = 0;

@@ -48,6 +48,10 @@ struct LowerToUpstreamPass
     populateExpandDropoutPatterns(patterns);
     if (failed(applyPatternsGreedily(module, std::move(patterns))))
       return signalPassFailure();
+    // Sequence blocks describe tensor results, which bufferization removes.
+    module.walk([](Operation *op) {
+      op->removeAttr(SeqParDialect::kSequenceBlockAttrName);
+    });
     module.walk([&](FunctionOpInterface func) {
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         func.setArgAttrs(i, lowerAttrs(func.getArgAttrDict(i)));

@@ -3,6 +3,7 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardBuilder.h"
 
 #include "seqpar/Analysis/ByteCounts.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -234,22 +235,44 @@ Value SequenceShardBuilder::sliceAlong(OpBuilder &b, Location loc, Value value,
 
 Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
                                      int64_t dim, int64_t inner) {
-  Value &cached = localized[{global, dim}];
-  if (cached)
-    return cached;
+  std::pair<Value, int64_t> key{global, dim};
+  if (auto it = localized.find(key); it != localized.end())
+    return it->second.first;
+  Value local = buildLocal(b, loc, global, dim, inner);
+  localized[key] = {local, inner};
+  return local;
+}
+
+void SequenceShardBuilder::markSequenceBlocks(const DenseSet<Value> &globals) {
+  for (auto &[key, local] : localized)
+    if (globals.contains(key.first))
+      markSequenceBlock(local.first, StridedDim{key.second, local.second});
+}
+
+void SequenceShardBuilder::markSequenceBlock(Value local, StridedDim seq) {
+  Operation *def = local.getDefiningOp();
+  if (!def || def->getNumResults() != 1)
+    return;
+  def->setAttr(SeqParDialect::kSequenceBlockAttrName,
+               DenseI64ArrayAttr::get(def->getContext(),
+                                      {seq.dim, localSeqLen, seq.inner}));
+}
+
+Value SequenceShardBuilder::buildLocal(OpBuilder &b, Location loc, Value global,
+                                       int64_t dim, int64_t inner) {
   auto type = cast<RankedTensorType>(global.getType());
   RankedTensorType local = localType(type, dim);
   // Shape-only producers are rebuilt at the local shape.
   if (auto empty = global.getDefiningOp<tensor::EmptyOp>();
       empty && type.hasStaticShape())
-    return cached = tensor::EmptyOp::create(b, loc, local.getShape(),
+    return tensor::EmptyOp::create(b, loc, local.getShape(),
                                             local.getElementType());
   if (auto fill = global.getDefiningOp<linalg::FillOp>()) {
     auto empty = fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
     if (empty && type.hasStaticShape()) {
       Value init = tensor::EmptyOp::create(b, loc, local.getShape(),
                                            local.getElementType());
-      return cached = linalg::FillOp::create(b, loc, fill.getInputs()[0], init)
+      return linalg::FillOp::create(b, loc, fill.getInputs()[0], init)
                           .getResult(0);
     }
   }
@@ -273,7 +296,7 @@ Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
     slice = sliceAlong(b, loc, source, seqAxis, tokenOffset(b, inner),
                        sourceType.getDimSize(seqAxis) / numRanks);
   }
-  return cached = outer > 1 ? mergeOuter(b, loc, slice, dim) : slice;
+  return outer > 1 ? mergeOuter(b, loc, slice, dim) : slice;
 }
 
 Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,

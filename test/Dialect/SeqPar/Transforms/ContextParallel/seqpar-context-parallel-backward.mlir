@@ -107,8 +107,8 @@ shard.grid @grid(shape = 2)
 // ULYSSES: %[[O:.*]] = linalg.generic {{.*}} ins(%[[OUT]], %[[SUM]]
 // ULYSSES: %[[DO:.*]] = shard.all_to_all %arg3 on @grid grid_axes = [0] split_axis = 1 concat_axis = 2
 // ULYSSES: %[[DQH:.*]], %[[DKH:.*]], %[[DVH:.*]] = seqpar.attention_block_backward %[[Q]], %[[K]], %[[V]], %[[DO]], %[[O]], %[[MAX]], %[[SUM]]
-// ULYSSES: %[[DQ:.*]] = shard.all_to_all %[[DQH]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
-// ULYSSES: %[[DK:.*]] = shard.all_to_all %[[DKH]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 : tensor<1x1x8x4xf32> -> tensor<1x2x4x4xf32>
+// ULYSSES: %[[DQ:.*]] = shard.all_to_all %[[DQH]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 {seqpar.sequence_block = array<i64: 2, 4, 1>} : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
+// ULYSSES: %[[DK:.*]] = shard.all_to_all %[[DKH]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 {seqpar.sequence_block = array<i64: 2, 4, 1>} : tensor<1x1x8x4xf32> -> tensor<1x2x4x4xf32>
 // ULYSSES: %[[DV:.*]] = shard.all_to_all %[[DVH]]
 // ULYSSES: return %{{.*}}, %[[DQ]], %[[DK]], %[[DV]]
 func.func @backward(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64},

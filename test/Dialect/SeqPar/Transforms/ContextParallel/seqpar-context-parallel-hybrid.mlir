@@ -25,7 +25,7 @@ shard.grid @grid(shape = 2x2)
 // HYBRID: seqpar.attention_block {{.*}} : tensor<1x2x4x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<4xindex>, tensor<8xindex>
 // HYBRID: seqpar.attention_merge
 // HYBRID: linalg.transpose {{.*}} permutation = [0, 1, 3, 2, 4, 5]
-// HYBRID: shard.all_to_all %{{.*}} on @grid grid_axes = [1] split_axis = 2 concat_axis = 1 : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
+// HYBRID: shard.all_to_all %{{.*}} on @grid grid_axes = [1] split_axis = 2 concat_axis = 1 {seqpar.sequence_block = array<i64: 2, 4, 1>} : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
 
 // Contiguous: ring rank r holds tokens [8r, 8r + 8) after the all-to-all,
 // in order; no reorder, and the later block is skipped.

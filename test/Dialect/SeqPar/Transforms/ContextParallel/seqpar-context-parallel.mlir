@@ -67,7 +67,7 @@
 // ULYSSES: shard.all_to_all %arg1 on @grid grid_axes = [0] split_axis = 1 concat_axis = 2 : tensor<1x2x4x4xf32> -> tensor<1x1x8x4xf32>
 // ULYSSES: %[[O:[^,]*]], %{{.*}}, %[[S:[^ ]*]] = seqpar.attention_block {{.*}} : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>, tensor<8xindex>, tensor<8xindex>
 // ULYSSES: %[[R:.*]] = linalg.generic {{.*}} ins(%[[O]], %[[S]] :
-// ULYSSES: shard.all_to_all %[[R]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
+// ULYSSES: shard.all_to_all %[[R]] on @grid grid_axes = [0] split_axis = 2 concat_axis = 1 {seqpar.sequence_block = array<i64: 2, 4, 1>} : tensor<1x2x8x4xf32> -> tensor<1x4x4x4xf32>
 shard.grid @grid(shape = 2)
 func.func @gqa(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}, %k: tensor<1x2x8x4xf32> {seqpar.seq_dim = 2 : i64}, %v: tensor<1x2x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
   %o = seqpar.attention %q, %k, %v {causal, scale = 0.5 : f32}

@@ -78,6 +78,15 @@ public:
   Value localize(OpBuilder &b, Location loc, Value global, int64_t dim,
                  int64_t inner);
 
+  /// Marks what `localize` made of each of `globals` as this rank's block of
+  /// the sequence (SeqParDialect::kSequenceBlockAttrName), so that a later
+  /// rewrite shards from there: a padded sequence cannot be stated by a
+  /// #seqpar.sharding, so its arguments stay whole.
+  void markSequenceBlocks(const DenseSet<Value> &globals);
+  /// Marks `local`, this rank's tokens laid out as `seq`, as a block of the
+  /// sequence (when its defining op has that one result).
+  void markSequenceBlock(Value local, StridedDim seq);
+
   /// reduce_scatter(sum) of the partial sums `partial` along the sequence.
   Value reduceScatter(OpBuilder &b, Location loc, Value partial,
                       StridedDim seq);
@@ -146,6 +155,9 @@ public:
   int64_t getLocalSeqLen() const { return localSeqLen; }
 
 private:
+  /// `localize` without its cache.
+  Value buildLocal(OpBuilder &b, Location loc, Value global, int64_t dim,
+                   int64_t inner);
   /// Pads the view axis `axis` (holding s*inner elements) of `value` with
   /// zeros to s'*inner; no-op without padding.
   Value padSequence(OpBuilder &b, Location loc, Value value, int64_t axis,
@@ -177,7 +189,9 @@ private:
   Value rankValue;
   SmallVector<Value> axisRanks;
   llvm::DenseMap<int64_t, Value> offsets;
-  llvm::DenseMap<std::pair<Value, int64_t>, Value> localized;
+  /// (global, dim) -> this rank's tokens, and their sequence's inner stride.
+  llvm::DenseMap<std::pair<Value, int64_t>, std::pair<Value, int64_t>>
+      localized;
 };
 
 } // namespace mlir::seqpar
