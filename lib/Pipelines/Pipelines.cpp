@@ -240,6 +240,10 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   raise.backward = opts.dcp <= 1;
   pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   pm.addPass(createCanonicalizerPass());
+  // The raiser re-derives Q, K and V from the views it traced: CSE makes
+  // them the values the rest of the graph reads (a prefill returns the K/V
+  // its attention reads, and CP relays that K/V by identity).
+  pm.addPass(createCSEPass());
   // A decode step: its KV caches are sharded over the CP axis.
   if (opts.dcp > 1) {
     pm.addPass(

@@ -324,6 +324,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   }
   DistributedAttentionStats stats, backwardStats;
   llvm::DenseMap<Operation *, AttentionForwardState> savedForBackward;
+  // All-gather-KV: this rank's K/V -> their gathered form (rank order).
+  llvm::DenseMap<Value, Value> gatheredKV;
   int64_t numReductions = 0, reductionBytes = 0;
   // Whole (padded) arguments an attention or its backward reads directly
   // become this rank's tokens; the mask stays whole.
@@ -358,6 +360,14 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
           attention, strategy, builder, hasBackward.contains(op), stats);
       if (hasBackward.contains(op))
         savedForBackward[op] = local.state;
+      for (auto [mine, all] : local.gatheredKV) {
+        gatheredKV.try_emplace(mine, all);
+        // A slice that keeps the whole tensor (TP's head slice at t = 1)
+        // reads the K/V of its source.
+        auto slice = mine.getDefiningOp<tensor::ExtractSliceOp>();
+        if (slice && slice.getSourceType() == slice.getResultType())
+          gatheredKV.try_emplace(slice.getSource(), all);
+      }
       replaceLocal(attention, local.result);
       ++counts.attentionRewritten;
       continue;
@@ -408,7 +418,7 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
           << "', which " << boundaries.lookup(first);
   }
   counts.valuesGathered += gathered;
-  int64_t relaidOut = 0, relayoutBytes = 0;
+  int64_t relaidOut = 0, relaidFromGathered = 0, relayoutBytes = 0;
   for (auto [index, seq] : shardedResults) {
     ShardingAttr sharding = getResultSharding(func, index);
     if (!sharding)
@@ -417,9 +427,16 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     if (target.kvCacheInterleave > 0 && seq.dim == kKVCacheSlotDim) {
       OpBuilder b(returnOp);
       std::string why;
-      FailureOr<Value> cyclic = relayoutToCyclic(
-          b, returnOp.getLoc(), returnOp.getOperand(index), target,
-          target.kvCacheInterleave, relayoutBytes, why);
+      Value local = returnOp.getOperand(index);
+      // Gathered by the attention: this rank's slots are already here.
+      Value gathered = gatheredKV.lookup(local);
+      FailureOr<Value> cyclic =
+          gathered ? cyclicFromGathered(b, returnOp.getLoc(), gathered,
+                                        builder.rank(b), target,
+                                        target.kvCacheInterleave, why)
+                   : relayoutToCyclic(b, returnOp.getLoc(), local, target,
+                                      target.kvCacheInterleave, relayoutBytes,
+                                      why);
       if (succeeded(cyclic)) {
         returnOp->setOperand(index, *cyclic);
         func.setResultAttr(index, SeqParDialect::kShardingAttrName,
@@ -427,6 +444,7 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
                                             SplitKind::cyclic,
                                             target.kvCacheInterleave));
         ++relaidOut;
+        relaidFromGathered += gathered ? 1 : 0;
         continue;
       }
       emitRemark(returnOp.getLoc())
@@ -470,10 +488,16 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
            << reductionBytes << " bytes), ";
   remark << gathered << " all_gather (" << gatheredBytes
          << " bytes) for ops that need all tokens";
-  if (relaidOut)
-    remark << "; " << relaidOut << " K/V results block-cyclic (interleave "
+  if (relaidOut > relaidFromGathered)
+    remark << "; " << relaidOut - relaidFromGathered
+           << " K/V results block-cyclic (interleave "
            << target.kvCacheInterleave << ", 1 all_to_all each, "
            << relayoutBytes << " bytes)";
+  if (relaidFromGathered)
+    remark << "; " << relaidFromGathered
+           << " K/V results block-cyclic (interleave "
+           << target.kvCacheInterleave
+           << ") sliced from the all-gathered K/V (0 bytes)";
   if (unraisedSoftmaxes)
     remark << "; no attention is distributed: " << unraisedSoftmaxes
            << " softmax not raised to seqpar.attention (the first: "

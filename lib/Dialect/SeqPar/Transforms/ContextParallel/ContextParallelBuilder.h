@@ -50,6 +50,16 @@ FailureOr<Value> relayoutToCyclic(OpBuilder &b, Location loc, Value local,
                                   int64_t interleave, int64_t &bytesSent,
                                   std::string &why);
 
+/// The block-cyclic form (interleave I) of a K/V result taken out of
+/// `gathered` [b, a_kv, s, d], its all-gathered form with the ranks' tokens
+/// in rank order (`target`'s split), by `rank` (this rank on the one grid
+/// axis): a local strided slice, no communication. Fails, building nothing,
+/// with `why` set, when s is not whole rounds of c I tokens.
+FailureOr<Value> cyclicFromGathered(OpBuilder &b, Location loc, Value gathered,
+                                    Value rank,
+                                    const ContextParallelTarget &target,
+                                    int64_t interleave, std::string &why);
+
 /// What the rewrite of one function did (the pass's statistics).
 struct ContextParallelCounts {
   int64_t attentionRewritten = 0;

@@ -480,7 +480,9 @@ DistributedAttention AttentionBuilder::allGatherKV() {
   Partial all =
       block(b, query, kAll, vAll, localPositions(), positionsInRankOrder());
   Value out = result(all);
-  return {out, {query, key, value, out, all.rowMax, all.rowSum}};
+  return {out,
+          {query, key, value, out, all.rowMax, all.rowSum},
+          {{key, kAll}, {value, vAll}}};
 }
 
 Value AttentionBuilder::toHeads(Value input) {

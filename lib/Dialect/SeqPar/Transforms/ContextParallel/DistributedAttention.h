@@ -56,6 +56,10 @@ struct AttentionForwardState {
 struct DistributedAttention {
   Value result;
   AttentionForwardState state;
+  /// All-gather-KV: the key and value this rank read, each with its
+  /// all-gathered form [b, a_kv', c*n, d] (ranks' tokens in rank order), so
+  /// that a K/V result can be relaid out of it without communication.
+  SmallVector<std::pair<Value, Value>, 2> gatheredKV;
 };
 
 /// Why `op` cannot be distributed (empty when it can): query, key and value

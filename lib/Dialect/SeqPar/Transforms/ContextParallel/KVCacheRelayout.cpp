@@ -1,12 +1,12 @@
-//===- KVCacheRelayout.cpp - a prefill's K/V in the decode layout
-//----------===//
+//===- KVCacheRelayout.cpp - a prefill's K/V in the decode layout ---------===//
 //
 // A prefill's K/V results [b, a_kv, s, d], held per rank in the prefill's
 // context-parallel split (contiguous or zigzag), moved to the decode layout:
 // block-cyclic with interleave I (docs/decode.md, "From prefill to decode").
-// Each rank sends every other rank the tokens that rank owns, in one
-// all-to-all of (c-1)/c of its K/V; a local permutation before and after
-// puts them in position order.
+// Where the prefill all-gathered them (all-gather-KV), each rank slices its
+// slots out of the gathered tensor; otherwise each rank sends every other
+// rank the tokens that rank owns, in one all-to-all of (c-1)/c of its K/V,
+// and a local permutation before and after puts them in position order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +47,30 @@ static Value permuteTokens(OpBuilder &b, Location loc, Value value,
   Value moved = linalg::TransposeOp::create(b, loc, view, init, permutation)
                     .getResult()[0];
   return tensor::CollapseShapeOp::create(b, loc, type, moved, groups);
+}
+
+/// `value` [b, h, 2c * piece, d] holding, source by source, rank k's two
+/// zigzag halves (chunks k and 2c-1-k of `piece` tokens each), put in
+/// position order (chunks 0 .. 2c-1).
+static Value zigzagToPositionOrder(OpBuilder &b, Location loc, Value value,
+                                   int64_t n, int64_t piece) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<Value> pieces;
+  for (int64_t chunk = 0; chunk < 2 * n; ++chunk) {
+    int64_t source = chunk < n ? chunk : 2 * n - 1 - chunk;
+    int64_t half = chunk < n ? 0 : 1;
+    int64_t offset = (source * 2 + half) * piece;
+    SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
+                                      b.getIndexAttr(offset),
+                                      b.getIndexAttr(0)},
+        sizes{b.getIndexAttr(type.getDimSize(0)),
+              b.getIndexAttr(type.getDimSize(1)), b.getIndexAttr(piece),
+              b.getIndexAttr(type.getDimSize(3))},
+        strides(4, b.getIndexAttr(1));
+    pieces.push_back(tensor::ExtractSliceOp::create(b, loc, value, offsets,
+                                                    sizes, strides));
+  }
+  return tensor::ConcatOp::create(b, loc, /*dim=*/2, pieces).getResult();
 }
 
 FailureOr<Value>
@@ -92,23 +116,52 @@ mlir::seqpar::relayoutToCyclic(OpBuilder &b, Location loc, Value local,
           .getResult();
   if (!target.zigzag)
     return received; // Sources in rank order are chunks in position order.
-  // Received [source, half, round, within]: source k's halves are chunks k
-  // and 2c-1-k; position order takes chunks 0 .. 2c-1.
-  SmallVector<Value> pieces;
-  int64_t piece = rounds * interleave;
-  for (int64_t chunk = 0; chunk < 2 * n; ++chunk) {
-    int64_t source = chunk < n ? chunk : 2 * n - 1 - chunk;
-    int64_t half = chunk < n ? 0 : 1;
-    int64_t offset = (source * 2 + half) * piece;
-    SmallVector<OpFoldResult> offsets{b.getIndexAttr(0), b.getIndexAttr(0),
-                                      b.getIndexAttr(offset),
-                                      b.getIndexAttr(0)},
-        sizes{b.getIndexAttr(type.getDimSize(0)),
-              b.getIndexAttr(type.getDimSize(1)), b.getIndexAttr(piece),
-              b.getIndexAttr(type.getDimSize(3))},
-        strides(4, b.getIndexAttr(1));
-    pieces.push_back(tensor::ExtractSliceOp::create(b, loc, received, offsets,
-                                                    sizes, strides));
+  // Received [source, half, round, within]: source k's halves.
+  return zigzagToPositionOrder(b, loc, received, n, rounds * interleave);
+}
+
+FailureOr<Value> mlir::seqpar::cyclicFromGathered(
+    OpBuilder &b, Location loc, Value gathered, Value rank,
+    const ContextParallelTarget &target, int64_t interleave,
+    std::string &why) {
+  auto type = cast<RankedTensorType>(gathered.getType());
+  int64_t n = target.numRanks;
+  if (type.getRank() != 4 || !type.hasStaticShape() ||
+      target.axes.size() != 1) {
+    why = "it is not a static [b, a_kv, s, d] tensor gathered over one axis";
+    return failure();
   }
-  return tensor::ConcatOp::create(b, loc, /*dim=*/2, pieces).getResult();
+  int64_t len = type.getDimSize(2);
+  if (interleave < 1 || len % (n * interleave) != 0 ||
+      (target.zigzag && len % (2 * n) != 0)) {
+    why = "its " + std::to_string(len) + " tokens are not whole rounds of " +
+          std::to_string(n) + " ranks x " + std::to_string(interleave) +
+          " tokens";
+    return failure();
+  }
+  Value ordered = target.zigzag
+                      ? zigzagToPositionOrder(b, loc, gathered, n, len / (2 * n))
+                      : gathered;
+  // Position p = (round * c + owner) * I + within: this rank's slots are
+  // owner = rank, one block of I tokens per round.
+  int64_t rounds = len / (n * interleave);
+  SmallVector<int64_t> view{type.getDimSize(0), type.getDimSize(1), rounds, n,
+                            interleave, type.getDimSize(3)};
+  SmallVector<ReassociationIndices> groups{{0}, {1}, {2, 3, 4}, {5}};
+  Value blocks = tensor::ExpandShapeOp::create(b, loc, type.clone(view),
+                                               ordered, groups);
+  SmallVector<OpFoldResult> offsets(6, b.getIndexAttr(0)), sizes, strides(
+                                                                  6, b.getIndexAttr(1));
+  for (int64_t extent : view)
+    sizes.push_back(b.getIndexAttr(extent));
+  offsets[3] = rank;
+  sizes[3] = b.getIndexAttr(1);
+  SmallVector<int64_t> mine(view);
+  mine[3] = 1;
+  Value owned = tensor::ExtractSliceOp::create(
+      b, loc, type.clone(mine), blocks, offsets, sizes, strides);
+  SmallVector<int64_t> local{view[0], view[1], rounds * interleave, view[5]};
+  return tensor::CollapseShapeOp::create(b, loc, type.clone(local), owned,
+                                         groups)
+      .getResult();
 }
