@@ -26,7 +26,8 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // for matmuls and flash attention; elementwise ops are bound by HBM (3.35
   // / 4.8 TB/s, about 2 bytes moved per FLOP). NVLink 4: 450 GB/s one way
   // per GPU, 80% reached by NCCL; InfiniBand NDR: 400 Gb/s per GPU.
-  Hardware h100{"h100", 600e12, 1.6e12, 80e9, 8, 3e-6, 360e9, 10e-6, 40e9, 0};
+  Hardware h100{"h100", 600e12, 1.6e12, 80e9,  8,   3e-6,
+                360e9,  10e-6,  40e9,   0,    3.35e12};
   if (name == "h100")
     return h100;
   if (name == "h200") {
@@ -34,17 +35,23 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
     h200.name = "h200";
     h200.vectorFlops = 2.4e12;
     h200.memoryBytes = 141e9;
+    h200.memoryBandwidth = 4.8e12;
     return h200;
   }
   // This machine: one core per MPI rank with single-threaded OpenBLAS, two
-  // ranks exchanging through shared memory (bench/run_runtime_bench.sh).
+  // ranks exchanging through shared memory (bench/run_runtime_bench.sh);
+  // one core streams about 10 GB/s from DRAM (an assumption, not measured:
+  // the machine is shared).
   if (name == "cpu")
-    return Hardware{"cpu", 40e9, 1e9, 8.0 * (1 << 30), 2, 5e-6, 4e9,
-                    5e-6,  4e9,  1024};
+    return Hardware{"cpu", 40e9, 1e9,  8.0 * (1 << 30), 2,   5e-6,
+                    4e9,   5e-6, 4e9,  1024,            10e9};
   return std::nullopt;
 }
 
 std::string PlanConfig::str() const {
+  if (decode)
+    return llvm::formatv("tp={0} dcp={1}{2}{3}", tp, cp, cp > 1 ? " " : "",
+                         cp > 1 ? merge : "");
   std::string text = llvm::formatv("tp={0}{1} cp={2}", tp,
                                    tp > 1 ? (sp ? "+sp" : "") : "", cp);
   if (cp > 1) {
@@ -66,6 +73,11 @@ static int64_t localTokens(const ModelShape &shape, const PlanConfig &config) {
 }
 
 std::string PlanConfig::pipelineOptions(const ModelShape &shape) const {
+  // A decode step: no SP over its few tokens.
+  if (decode)
+    return cp > 1 ? llvm::formatv("tp={0} dcp={1} dcp-merge={2}", tp, cp, merge)
+                        .str()
+                  : llvm::formatv("tp={0} sp=false", tp).str();
   std::string text = llvm::formatv("tp={0} sp={1} cp={2} seq-dim={3}", tp,
                                    sp ? "true" : "false", cp, shape.seqDim);
   if (sp && localTokens(shape, *this) % tp != 0)
@@ -116,10 +128,25 @@ std::string mlir::seqpar::figureOutOfRange(const ModelShape &shape,
   return "";
 }
 
-/// KV heads on one TP rank: a_kv/t, or one when t is a multiple of a_kv
-/// (seqpar's TP planner then keeps the K/V projections whole).
-static int64_t localKVHeads(const ModelShape &shape, int64_t tp) {
+int64_t mlir::seqpar::kvHeadsPerRank(const ModelShape &shape, int64_t tp) {
   return shape.kvHeads % tp == 0 ? shape.kvHeads / tp : 1;
+}
+
+double mlir::seqpar::weightElementsPerRank(const ModelShape &shape,
+                                           int64_t tp) {
+  double t = tp;
+  bool kvSplit = shape.kvHeads % tp == 0;
+  return (shape.matrixParams - shape.kvParams) / t +
+         shape.kvParams / (kvSplit ? t : 1.0) + shape.vectorParams;
+}
+
+/// Matmul FLOPs per token on one TP rank: the K/V projections split only
+/// when t divides a_kv.
+static double matmulFlopsPerRank(const ModelShape &shape, int64_t tp) {
+  double t = tp;
+  bool kvSplit = shape.kvHeads % tp == 0;
+  return (shape.matmulFlopsPerToken - shape.kvMatmulFlopsPerToken) / t +
+         shape.kvMatmulFlopsPerToken / (kvSplit ? t : 1.0);
 }
 
 std::string mlir::seqpar::configInvalidReason(const ModelShape &shape,
@@ -144,10 +171,10 @@ std::string mlir::seqpar::configInvalidReason(const ModelShape &shape,
                     : config.strategy == "hybrid" ? config.ulysses
                                                   : 1;
   if (ulysses > 1 && ((shape.heads / t) % ulysses != 0 ||
-                      localKVHeads(shape, t) % ulysses != 0))
+                      kvHeadsPerRank(shape, t) % ulysses != 0))
     return llvm::formatv("{0} Ulysses ranks do not divide the {1} query and "
                          "{2} KV heads of a TP rank",
-                         ulysses, shape.heads / t, localKVHeads(shape, t));
+                         ulysses, shape.heads / t, kvHeadsPerRank(shape, t));
   return "";
 }
 
@@ -338,8 +365,7 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
   double sl = bound ? double(shape.seq) / c : localTokens(shape, cfg);
   double sPadded = sl * c;
   double tokens = b * sl;
-  bool kvSplit = shape.kvHeads % cfg.tp == 0;
-  double kvHeads = localKVHeads(shape, cfg.tp), heads = shape.heads / t;
+  double kvHeads = kvHeadsPerRank(shape, cfg.tp), heads = shape.heads / t;
   double spShare = cfg.sp || bound ? 1.0 / t : 1.0;
   PlanCost cost;
   int64_t u = cfg.strategy == "ulysses"  ? cfg.cp
@@ -355,9 +381,7 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
   double kvChunk = 2 * kvBlock; // K and V of this rank
 
   // Memory.
-  double params = (shape.matrixParams - shape.kvParams) / t +
-                  shape.kvParams / (kvSplit ? t : 1.0) + shape.vectorParams;
-  cost.weightBytes = params * (training ? 16.0 : e);
+  cost.weightBytes = weightElementsPerRank(shape, cfg.tp) * (training ? 16.0 : e);
   if (!training)
     cost.cacheBytes = layers * 2 * tokens * kvHeads * d * e;
   else
@@ -411,9 +435,7 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
 
   // Compute (training: the backward computes twice the forward).
   double passes = training ? 3 : 1;
-  double matmul =
-      tokens * ((shape.matmulFlopsPerToken - shape.kvMatmulFlopsPerToken) / t +
-                shape.kvMatmulFlopsPerToken / (kvSplit ? t : 1.0));
+  double matmul = tokens * matmulFlopsPerRank(shape, cfg.tp);
   double share = attentionShare(shape, cfg);
   if (bound)
     share = shape.causal ? 1.0 / (2 * c) : 1.0 / c;
@@ -534,4 +556,106 @@ PlanCost mlir::seqpar::familyLowerBound(const ModelShape &shape, int64_t tp,
   config.cp = cp;
   config.sp = tp > 1;
   return evaluate(shape, config, request, /*bound=*/true);
+}
+
+std::string mlir::seqpar::decodeConfigInvalidReason(const ModelShape &shape,
+                                                    const PlanConfig &config,
+                                                    const PlanRequest &request) {
+  int64_t t = config.tp, n = config.cp;
+  if (shape.heads % t != 0)
+    return llvm::formatv("t={0} does not divide the {1} heads", t, shape.heads);
+  if (shape.kvHeads % t != 0 && t % shape.kvHeads != 0)
+    return llvm::formatv("t={0} and the {1} KV heads do not divide one "
+                         "another",
+                         t, shape.kvHeads);
+  // seqpar-decode-context-parallel gives every rank L_max/N whole slots.
+  if (request.decodeSlots % n != 0)
+    return llvm::formatv("N={0} does not divide the {1} cache slots", n,
+                         request.decodeSlots);
+  if (config.merge == "all-to-all" && (shape.heads / t) % n != 0)
+    return llvm::formatv("the all-to-all merge needs the {0} heads of a TP "
+                         "rank divisible by N={1}",
+                         shape.heads / t, n);
+  return "";
+}
+
+/// One decode step (docs/planning-auto.md, "Decode"): b T new tokens of
+/// every layer against L_max/N cache slots per rank (seqpar's decode rewrite
+/// attends over all of them, whatever L). The step is bound by the larger of
+/// its contractions and reading the rank's weights and its heads' slots;
+/// the TP all-reduces (no SP over T tokens) and the DCP merge are exposed.
+/// The merge sends f32 partials (out [b, a/t, T, d], row max and sum
+/// [b, a/t, T]) per layer: all-gathered whole, or exchanged by an all-to-all
+/// over heads and the merged out and sum all-gathered (docs/decode.md).
+PlanCost mlir::seqpar::evaluateDecodePlan(const ModelShape &shape,
+                                          const PlanConfig &cfg,
+                                          const PlanRequest &request) {
+  const Hardware &hw = request.hardware;
+  double e = request.elementBytes;
+  double t = cfg.tp, n = cfg.cp;
+  double b = shape.batch, d = shape.headDim, layers = shape.layers;
+  double tokens = b * request.decodeTokens;
+  double slots = double(request.decodeSlots) / n;
+  double heads = shape.heads / t;
+  PlanCost cost;
+
+  // Memory: the TP planner does not split a cache argument over heads, so
+  // every TP rank holds all a_kv heads of its slots.
+  cost.weightBytes = weightElementsPerRank(shape, cfg.tp) * e;
+  double cacheBytesPerSlot = layers * 2 * b * shape.kvHeads * d * e;
+  cost.cacheBytes = cacheBytesPerSlot * slots;
+  double liveWidth = 0;
+  for (const LiveWidths &w : shape.liveFrontier)
+    liveWidth = std::max(liveWidth,
+                         w.replicated + w.gathered + w.tensorParallel / t);
+  double partial = tokens * heads * (d + 2) * 4;
+  cost.transientBytes = tokens * e * liveWidth + n * partial;
+  cost.capacityTokens =
+      std::max(0.0, (request.memoryBudgetBytes - cost.weightBytes -
+                     cost.transientBytes) /
+                        cacheBytesPerSlot * n);
+
+  // Compute: contractions against reading the weights and this rank's
+  // heads' slots, whichever is slower (a roofline).
+  double matmul = tokens * matmulFlopsPerRank(shape, cfg.tp);
+  double attention = shape.attentionFlopsPerSeq2 / t *
+                     request.decodeTokens * slots;
+  double readBytes = cost.weightBytes + layers * 2 * b *
+                                            kvHeadsPerRank(shape, cfg.tp) *
+                                            slots * d * e;
+  double vector = tokens * (shape.replicatedVectorFlopsPerToken +
+                            shape.shardedVectorFlopsPerToken / t);
+  cost.computeSeconds =
+      std::max((matmul + attention) / hw.matmulFlops,
+               readBytes / hw.memoryBandwidth) +
+      vector / hw.vectorFlops;
+
+  Traffic traffic;
+  int64_t devices = request.devices;
+  if (cfg.tp > 1)
+    cost.tpCommSeconds = addTensorParallel(
+        traffic, shape, cfg, /*sp=*/false, /*training=*/false,
+        /*attentionAllReduced=*/false, tokens, e,
+        axisLink(hw, devices, cfg.cp, cfg.tp));
+  if (cfg.cp > 1) {
+    using K = CollectiveKind;
+    Link link = axisLink(hw, devices, 1, cfg.cp);
+    double out = tokens * heads * d * 4, rows = tokens * heads * 4;
+    auto add = [&](K kind, double size) {
+      traffic.add(kind, "[1]", layers, size, n);
+      cost.cpCommSeconds += layers * callSeconds(kind, size, n, link);
+    };
+    if (cfg.merge == "all-to-all") {
+      for (double size : {out, rows, rows})
+        add(K::AllToAll, size);
+      add(K::AllGather, out);
+      add(K::AllGather, rows);
+    } else {
+      for (double size : {out, rows, rows})
+        add(K::AllGather, n * size);
+    }
+  }
+  cost.bytesSent = traffic.bytes;
+  cost.collectives = std::move(traffic.volumes);
+  return cost;
 }

@@ -65,6 +65,30 @@ std::vector<PlanConfig> mlir::seqpar::enumerateConfigs(const ModelShape &shape,
   return configs;
 }
 
+std::vector<PlanConfig>
+mlir::seqpar::enumerateDecodeConfigs(const ModelShape &shape,
+                                     const PlanRequest &request) {
+  std::vector<PlanConfig> configs;
+  for (int64_t tp = 1; tp <= request.devices; ++tp) {
+    if (request.devices % tp != 0)
+      continue;
+    int64_t n = request.devices / tp;
+    std::vector<std::string> merges{"all-gather"};
+    if (n > 1)
+      merges.push_back("all-to-all");
+    for (const std::string &merge : merges) {
+      PlanConfig config;
+      config.decode = true;
+      config.tp = tp;
+      config.cp = n;
+      config.merge = n > 1 ? merge : "";
+      if (decodeConfigInvalidReason(shape, config, request).empty())
+        configs.push_back(config);
+    }
+  }
+  return configs;
+}
+
 bool mlir::seqpar::betterPlan(const RankedPlan &a, size_t aIndex,
                               const RankedPlan &b, size_t bIndex) {
   if (a.cost.seconds() != b.cost.seconds())
@@ -85,8 +109,12 @@ struct Family {
 PlanResult mlir::seqpar::searchPlans(const ModelShape &shape,
                                      const PlanRequest &request, size_t keep,
                                      bool exhaustive) {
+  bool decode = request.workload == Workload::Decode;
+  // Decode layouts are few (one per divisor of D and merge): all evaluated.
+  exhaustive |= decode;
   std::vector<PlanConfig> configs =
-      enumerateConfigs(shape, request.devices, request.keepKV);
+      decode ? enumerateDecodeConfigs(shape, request)
+             : enumerateConfigs(shape, request.devices, request.keepKV);
   PlanResult result;
   result.total = configs.size();
 
@@ -96,9 +124,10 @@ PlanResult mlir::seqpar::searchPlans(const ModelShape &shape,
       families.push_back(Family{configs[i].tp, {}, {}});
     families.back().members.push_back(i);
   }
-  for (Family &family : families)
-    family.bound = familyLowerBound(shape, family.tp,
-                                    request.devices / family.tp, request);
+  if (!exhaustive)
+    for (Family &family : families)
+      family.bound = familyLowerBound(shape, family.tp,
+                                      request.devices / family.tp, request);
   if (!exhaustive)
     std::stable_sort(families.begin(), families.end(),
                      [](const Family &a, const Family &b) {
@@ -116,7 +145,8 @@ PlanResult mlir::seqpar::searchPlans(const ModelShape &shape,
       continue;
     for (size_t index : family.members) {
       RankedPlan plan{configs[index],
-                      evaluatePlan(shape, configs[index], request)};
+                      decode ? evaluateDecodePlan(shape, configs[index], request)
+                             : evaluatePlan(shape, configs[index], request)};
       ++result.evaluated;
       if (plan.cost.memoryBytes() > request.memoryBudgetBytes) {
         if (!result.smallest ||
@@ -154,6 +184,24 @@ llvm::json::Value mlir::seqpar::planToJSON(const RankedPlan &plan,
         {"calls", v.calls},
         {"bytes_sent", v.bytes},
     });
+  if (c.decode)
+    return llvm::json::Object{
+        {"tp", c.tp},
+        {"dcp", c.cp},
+        {"merge", c.merge},
+        {"pipeline", c.pipelineOptions(shape)},
+        {"seconds", k.seconds()},
+        {"compute_seconds", k.computeSeconds},
+        {"tp_comm_seconds", k.tpCommSeconds},
+        {"dcp_comm_seconds", k.cpCommSeconds},
+        {"memory_bytes", k.memoryBytes()},
+        {"weight_bytes", k.weightBytes},
+        {"kv_cache_bytes", k.cacheBytes},
+        {"transient_bytes", k.transientBytes},
+        {"kv_capacity_tokens", k.capacityTokens},
+        {"bytes_sent", k.bytesSent},
+        {"collectives", std::move(collectives)},
+    };
   return llvm::json::Object{
       {"tp", c.tp},
       {"sp", c.sp},

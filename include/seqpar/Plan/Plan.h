@@ -165,6 +165,10 @@ struct Hardware {
   /// a flash kernel (scores stay on chip), seqpar-lower-to-llvm's
   /// attention-kv-tile on CPUs (two [b, a, s_q, tile] tensors live).
   int64_t attentionTile = 0;
+  /// Bytes per second one device reads from its memory (HBM, DRAM): the
+  /// bound of a decode step, which reads every weight and its KV cache for
+  /// a few tokens.
+  double memoryBandwidth = 0;
 };
 /// "h100", "h200" (NVLink 4 in nodes of 8, 400 Gb/s InfiniBand across) or
 /// "cpu" (this 2-core machine, MPI over shared memory); nullopt otherwise.
@@ -176,6 +180,9 @@ enum class Workload {
   /// Forward + backward with mixed-precision Adam: 16 bytes per parameter
   /// (Rajbhandari et al. 2020, section 3.1), saved activations.
   Training,
+  /// One decode step over a KV cache sharded by decode context parallelism
+  /// (docs/decode.md): weights, the cache's slots, T new tokens.
+  Decode,
 };
 
 /// One layout of D = t * c devices.
@@ -189,6 +196,11 @@ struct PlanConfig {
   /// Ring and hybrid: the forward's K/V blocks are kept for the backward
   /// instead of circulating again (seqpar-pipeline cp-keep-kv=true).
   bool keepKV = false;
+  /// Decode: `cp` is the DCP size N (the cache's slots over N ranks) and
+  /// `merge` the scheme that merges the ranks' partial attentions
+  /// ("all-gather" or "all-to-all", seqpar-pipeline dcp-merge=).
+  bool decode = false;
+  std::string merge;
   std::string str() const;
   /// The seqpar-pipeline options that build this layout.
   std::string pipelineOptions(const ModelShape &shape) const;
@@ -218,6 +230,9 @@ struct PlanCost {
   double seconds() const {
     return computeSeconds + tpCommSeconds + cpCommSeconds;
   }
+  /// Decode: KV-cache slots (tokens of context) this layout holds within
+  /// the memory budget.
+  double capacityTokens = 0;
   double bytesSent = 0; // per rank, docs/semantics.md §5 ring convention
   /// bytesSent by collective kind and grid axes, as seqpar-report and
   /// seqpar-run's counters print them.
@@ -231,6 +246,9 @@ struct PlanRequest {
   int64_t elementBytes = 2; // bf16
   Hardware hardware;
   bool keepKV = false; // enumerateConfigs' keepKV
+  /// Decode: the cache's slots (L_max) and the new tokens per step (T).
+  int64_t decodeSlots = 0;
+  int64_t decodeTokens = 1;
 };
 
 /// The most devices one model replica (t * c) is planned for: the search
@@ -243,6 +261,13 @@ constexpr int64_t kMaxPlanDevices = 1 << 16;
 /// `shape` (its s possibly overridden) and `request`; empty when all fit.
 std::string figureOutOfRange(const ModelShape &shape,
                              const PlanRequest &request);
+
+/// KV heads on one TP rank: a_kv/t, or one when t is a multiple of a_kv
+/// (seqpar's TP planner then keeps the K/V projections whole).
+int64_t kvHeadsPerRank(const ModelShape &shape, int64_t tp);
+/// Weight elements on one TP rank: matrices split over t (the K/V
+/// projections only when t divides a_kv), vectors whole.
+double weightElementsPerRank(const ModelShape &shape, int64_t tp);
 
 /// Why `config` cannot run `shape` with seqpar's rewrites (empty: it can).
 std::string configInvalidReason(const ModelShape &shape,
@@ -266,6 +291,21 @@ struct RankedPlan {
 /// the backward (PlanConfig::keepKV).
 std::vector<PlanConfig> enumerateConfigs(const ModelShape &shape,
                                          int64_t devices, bool keepKV = false);
+/// The decode layouts of request.devices (t * N = D): every merge scheme
+/// the heads allow, where N divides the cache's slots (PlanDecode.cpp).
+std::vector<PlanConfig> enumerateDecodeConfigs(const ModelShape &shape,
+                                               const PlanRequest &request);
+/// The cost of one decode step of a valid decode layout: the larger of its
+/// contractions' time and the time to read the weights and the rank's
+/// cache slots, then the TP all-reduces and the DCP merge, exposed
+/// (docs/planning-auto.md, "Decode").
+PlanCost evaluateDecodePlan(const ModelShape &shape, const PlanConfig &config,
+                            const PlanRequest &request);
+/// Why a decode layout cannot be built (empty: it can).
+std::string decodeConfigInvalidReason(const ModelShape &shape,
+                                      const PlanConfig &config,
+                                      const PlanRequest &request);
+
 /// The order plans are ranked by: time, then memory, then enumeration
 /// order (a stable tie-break).
 bool betterPlan(const RankedPlan &a, size_t aIndex, const RankedPlan &b,
