@@ -197,7 +197,73 @@ void SequenceParallelPlan::build() {
     for (Value result : op.getResults())
       shardedValues[result] = ids.front();
   }
+  pullGatheredOps();
   finalize();
+}
+
+void SequenceParallelPlan::pullGatheredOps() {
+  Block &body = func.getBody().front();
+  auto inRegion = [&](Operation *op) {
+    return regionOps.count(op) || reductionOps.count(op);
+  };
+  // A boundary user: outside the region, gets an all-gather (the return
+  // may keep a shard, an unprovable op drops the component).
+  auto isBoundary = [&](OpOperand &use) {
+    Operation *user = body.findAncestorOpInBlock(*use.getOwner());
+    std::string reason;
+    return user == use.getOwner() && !inRegion(user) &&
+           !isa<func::ReturnOp>(user) &&
+           place(user, reason) != Placement::Unprovable;
+  };
+  // Candidates: region ops whose results go only to boundaries or to other
+  // region ops (those must then be pulled too, below).
+  SmallVector<Operation *> ops;
+  DenseSet<Operation *> pulled;
+  for (auto &[op, id] : regionOps) {
+    ops.push_back(op);
+    if (!analysis.getInfo(op).capturedDims.empty())
+      continue;
+    bool candidate = true;
+    for (Value result : op->getResults())
+      for (OpOperand &use : result.getUses())
+        candidate &= isBoundary(use) || regionOps.count(use.getOwner());
+    if (candidate)
+      pulled.insert(op);
+  }
+  // A pulled op reads each sharded operand gathered: one gathered for a
+  // boundary anyway, or one a pulled op computes whole. Its region users
+  // must be pulled too (they would read a whole value otherwise).
+  auto gathered = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (def && pulled.contains(def))
+      return true;
+    return llvm::any_of(value.getUses(),
+                        [&](OpOperand &use) { return isBoundary(use); });
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : ops)
+      if (pulled.contains(op) &&
+          llvm::any_of(op->getOperands(), [&](Value operand) {
+            return shardedValues.count(operand) && !gathered(operand);
+          })) {
+        pulled.erase(op);
+        changed = true;
+      }
+    for (Operation *op : llvm::reverse(ops))
+      if (pulled.contains(op) &&
+          llvm::any_of(op->getUsers(), [&](Operation *user) {
+            return regionOps.count(user) && !pulled.contains(user);
+          })) {
+        pulled.erase(op);
+        changed = true;
+      }
+  }
+  for (Operation *op : pulled) {
+    regionOps.erase(op);
+    for (Value result : op->getResults())
+      shardedValues.erase(result);
+  }
 }
 
 bool SequenceParallelPlan::readsOnShard(OpOperand &use) const {

@@ -117,6 +117,14 @@ private:
   void computeTpLocal();
   bool usesTpLocal(Operation *op) const;
   Placement place(Operation *op, std::string &reason) const;
+  /// Takes out of the region the token-wise ops whose results only reach
+  /// all-gathers (directly or through other such ops) and whose sharded
+  /// operands are all-gathered anyway: they run on the gathered values
+  /// instead, which sends no more bytes and saves the gathers of their
+  /// results. GQA K/V projections that TP keeps replicated (t > a_kv) would
+  /// otherwise run on the shard and be gathered after their repeat to a
+  /// heads, a/a_kv times their bytes (docs/sequence-parallel.md).
+  void pullGatheredOps();
   void finalize();
 };
 
