@@ -67,7 +67,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 python=${PYTHON:-python3}
-PYTHON_GEN=$python
 [ -n "$opt" ] || opt="$build/bin/seqpar-opt"
 [ -n "$run" ] || run="$build/bin/seqpar-run"
 [ -n "$seeds" ] || seeds=$(seq "$start" $((start + count - 1)))
