@@ -71,6 +71,23 @@ class Config:
     rope_theta: float = 10000.0
     dropout_op: bool = False
     attn_dropout: bool = False
+    # Forms other frontends write (--form plain/tp at tp 1; see parse_args):
+    # each default is the form this generator always wrote.
+    logits: str = "qk"
+    pv: str = "bmm"
+    gqa_repeat: str = "generic"
+    softmax: str = "generics"
+    mask: str = "none"
+    window: int = 3
+    init: str = "fill"
+    mixed_bf16: bool = False
+
+    @property
+    def new_attention_forms(self):
+        """True when the attention is written in a form of parse_args'
+        --logits/--pv/--gqa-repeat/--softmax/--mask other than the default."""
+        return (self.logits, self.pv, self.gqa_repeat, self.softmax, self.mask) != \
+            ("qk", "bmm", "generic", "generics", "none")
 
     @property
     def d(self):
@@ -221,9 +238,12 @@ class Body:
 class Builder:
     """Accumulates the ops of one function and the module's affine maps."""
 
-    def __init__(self, elem):
-        """Creates an empty builder for element type `elem`."""
+    def __init__(self, elem, init="fill"):
+        """Creates an empty builder for element type `elem`; `init` is how
+        contractions' zero inits are written (zero_init)."""
         self.elem = elem
+        self.init = init
+        self.inits = 0
         self.lines = []
         self.maps = {}
         self.consts = {}
@@ -275,25 +295,51 @@ class Builder:
         self.emit(f"{v.name} = tensor.empty() : {v.type}")
         return v
 
-    def filled(self, shape, value):
+    def filled(self, shape, value, elem=None):
         """A tensor of `shape` filled with the scalar `value`."""
-        c = self.const(value)
-        e = self.empty(shape)
+        c = self.const(value, elem)
+        e = self.empty(shape, elem)
         v = Val(self.fresh("fill"), e.shape, e.elem)
         self.emit(f"{v.name} = linalg.fill ins({c} : {e.elem}) outs({e.name} : {e.type}) -> {v.type}")
         return v
 
-    def matmul(self, x, w):
-        """`linalg.matmul` of [m,k] x [k,n] into a zero-filled [m,n]."""
-        init = self.filled((x.shape[0], w.shape[1]), 0.0)
-        v = Val(self.fresh("mm"), init.shape, self.elem)
+    def zero_init(self, shape, elem=None):
+        """The zero init of a contraction: a linalg.fill ("fill"), a splat
+        `arith.constant dense<0.0>` ("const"), a fill seen through a
+        tensor.cast to a dynamic leading dim and back ("cast"), or these
+        three in turn ("mixed"), as different frontends write it."""
+        style = self.init
+        if style == "mixed":
+            style = ("const", "cast", "fill")[self.inits % 3]
+        self.inits += 1
+        elem = elem or self.elem
+        if style == "const":
+            v = Val(self.fresh("zero"), tuple(shape), elem)
+            self.emit(f"{v.name} = arith.constant dense<0.000000e+00> : {v.type}")
+            return v
+        f = self.filled(shape, 0.0, elem)
+        if style == "cast":
+            dyn = tensor_type(("?",) + tuple(shape[1:]), elem)
+            d = self.fresh("dyn")
+            self.emit(f"{d} = tensor.cast {f.name} : {f.type} to {dyn}")
+            v = Val(self.fresh("zc"), f.shape, elem)
+            self.emit(f"{v.name} = tensor.cast {d} : {dyn} to {v.type}")
+            return v
+        return f
+
+    def matmul(self, x, w, acc=None):
+        """`linalg.matmul` of [m,k] x [k,n] into a zero-filled [m,n] (of
+        element type `acc`, default the operands': f32 for bf16 operands is
+        a mixed-precision matmul, which extends them)."""
+        init = self.zero_init((x.shape[0], w.shape[1]), acc)
+        v = Val(self.fresh("mm"), init.shape, init.elem)
         self.emit(f"{v.name} = linalg.matmul ins({x.name}, {w.name} : {x.type}, {w.type}) "
                   f"outs({init.name} : {init.type}) -> {v.type}")
         return v
 
     def batch_matmul(self, x, y):
         """`linalg.batch_matmul` of [B,m,k] x [B,k,n] into a zero-filled [B,m,n]."""
-        init = self.filled((x.shape[0], x.shape[1], y.shape[2]), 0.0)
+        init = self.zero_init((x.shape[0], x.shape[1], y.shape[2]))
         v = Val(self.fresh("bmm"), init.shape, self.elem)
         self.emit(f"{v.name} = linalg.batch_matmul ins({x.name}, {y.name} : {x.type}, {y.type}) "
                   f"outs({init.name} : {init.type}) -> {v.type}")
@@ -380,18 +426,21 @@ class Builder:
         init = self.empty(shape)
         return self.generic(ins, init, self.identity(rank), ["parallel"] * rank, body_fn, hint)
 
-    def contract(self, x, x_dims, y, y_dims, out_shape, n_red, hint="ct"):
+    def contract(self, x, x_dims, y, y_dims, out_shape, n_red, hint="ct", acc=None):
         """Contraction generic: loops are out dims (parallel) then n_red reductions.
 
-        `x_dims`/`y_dims` list the loop dim indexing each operand dim.
+        `x_dims`/`y_dims` list the loop dim indexing each operand dim; `acc`
+        (default the element type) is the accumulator's type: f32 for bf16
+        operands extends both factors in the body.
         """
         rank = len(out_shape) + n_red
-        init = self.filled(out_shape, 0.0)
+        init = self.zero_init(out_shape, acc)
         its = ["parallel"] * len(out_shape) + ["reduction"] * n_red
-        ty = self.elem
+        ty = init.elem
 
         def body(bb, ins, out):
-            return bb.bin("arith.addf", out, bb.bin("arith.mulf", ins[0], ins[1], ty), ty)
+            a, b = (bb.to_f32(n, v.elem) if ty != v.elem else n for n, v in zip(ins, (x, y)))
+            return bb.bin("arith.addf", out, bb.bin("arith.mulf", a, b, ty), ty)
 
         return self.generic([(x, self.amap(rank, x_dims)), (y, self.amap(rank, y_dims))], init,
                             self.amap(rank, list(range(len(out_shape)))), its, body, hint)
@@ -634,11 +683,28 @@ def linear(bld, x, w, cfg):
     """
     l0, l1, _ = x.shape
     n = w.shape[1]
+    # --mixed-bf16: bf16 weights and the input truncated to bf16, the
+    # product accumulated in f32 (autocast's linear, as mixed-precision
+    # exports write it: extf in the body, or a matmul of bf16 into f32).
+    acc = None
+    if cfg.mixed_bf16:
+        x, acc = narrow(bld, x, "bf16"), "f32"
     if cfg.flatten:
         flat = bld.collapse(x, [[0, 1], [2]])
-        mm = bld.matmul(flat, w)
+        mm = narrow(bld, bld.matmul(flat, w, acc))
         return bld.expand(mm, [[0, 1], [2]], (l0, l1, n))
-    return bld.contract(x, [0, 1, 3], w, [3, 2], (l0, l1, n), 1, "lin")
+    return narrow(bld, bld.contract(x, [0, 1, 3], w, [3, 2], (l0, l1, n), 1, "lin", acc))
+
+
+def narrow(bld, x, elem=None):
+    """x truncated to `elem` (default the program's element type; x itself
+    when of it)."""
+    elem = elem or bld.elem
+    if x.elem == elem:
+        return x
+    rank = len(x.shape)
+    return bld.generic([(x, bld.identity(rank))], bld.empty(x.shape, elem), bld.identity(rank), ["parallel"] * rank,
+                       lambda bb, ins, out: bb.cast("arith.truncf", ins[0], x.elem, elem), "trunc")
 
 
 def rope(bld, x, n_heads, cfg, inverse=False):
@@ -710,6 +776,8 @@ def attention_tp(bld, q, k, v, n_heads, n_kv, cfg, causal, use_rope):
     [b*heads, s, d] for batch_matmul; K/V heads are repeated for GQA. Returns
     [L0, L1, n_heads*d] in the activation layout.
     """
+    if cfg.new_attention_forms:
+        return attention_forms(bld, q, k, v, n_heads, n_kv, cfg, causal, use_rope)
     bsh = cfg.layout == "bsh"
     to_bhsd = (0, 2, 1, 3) if bsh else (1, 2, 0, 3)
     to_bhds = (0, 2, 3, 1) if bsh else (1, 2, 3, 0)
@@ -734,6 +802,262 @@ def attention_tp(bld, q, k, v, n_heads, n_kv, cfg, causal, use_rope):
     return bld.collapse(back, [[0], [1], [2, 3]])
 
 
+# ---------------------------------------------------------------------------
+# Attention as other frontends write it (--logits, --pv, --gqa-repeat,
+# --softmax, --mask): the same function as attention_tp's default form (a
+# tile of K/V heads and the masks aside, which change it), written the ways
+# torch-mlir, JAX-style einsums and hand-written exports do, so that the
+# randomized test (scripts/random-diff.sh) checks that seqpar raises each.
+# ---------------------------------------------------------------------------
+
+PADDING_MASKS = ("pad", "pad-min", "pad-body", "causal-pad")
+FINFO_MIN = {"f32": -3.4028234663852886e38, "bf16": -3.3895313892515355e38}
+PAD_BIG = -1.0e4  # Hugging Face's (1 - mask) * -10000
+
+
+def repeat_kv_form(bld, x, groups, style):
+    """GQA repeat of x [b, kv, m, n] to [b*kv*groups, m, n] in `style`:
+    zero-add (+ a broadcast zero constant), broadcast (linalg.broadcast +
+    collapse), concat (along a new dim, collapsed), index-select (a gather
+    at a constant index list), gather (at h floordiv groups, computed), or
+    concat-tile (along the heads: query head h reads K/V head h mod kv,
+    another function than the others, which read h floordiv groups)."""
+    b, kv, m, n = x.shape
+    a = kv * groups
+    ty = x.elem
+    five = (b, kv, groups, m, n)
+    if style == "generic":
+        return repeat_kv(bld, x, groups)
+    if style in ("zero-add", "concat"):
+        x5 = bld.expand(x, [[0], [1, 2], [3], [4]], (b, kv, 1, m, n))
+        if style == "zero-add":
+            z = Val(bld.fresh("zeros"), five, ty)
+            bld.emit(f"{z.name} = arith.constant dense<0.000000e+00> : {z.type}")
+            r = bld.generic([(x5, bld.amap(5, [0, 1, "0", 3, 4])), (z, bld.identity(5))], bld.empty(five),
+                            bld.identity(5), ["parallel"] * 5,
+                            lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], ty), "rep")
+        else:
+            r = Val(bld.fresh("cat"), five, ty)
+            parts = ", ".join([x5.name] * groups)
+            types = ", ".join([x5.type] * groups)
+            bld.emit(f"{r.name} = tensor.concat dim(2) {parts} : ({types}) -> {r.type}")
+        return bld.collapse(r, [[0, 1, 2], [3], [4]])
+    if style == "broadcast":
+        e = bld.empty(five, ty)
+        r = Val(bld.fresh("bc"), five, ty)
+        bld.emit(f"{r.name} = linalg.broadcast ins({x.name} : {x.type}) outs({e.name} : {e.type}) dimensions = [2]")
+        return bld.collapse(r, [[0, 1, 2], [3], [4]])
+    if style == "concat-tile":
+        r = Val(bld.fresh("tile"), (b, a, m, n), ty)
+        parts = ", ".join([x.name] * groups)
+        types = ", ".join([x.type] * groups)
+        bld.emit(f"{r.name} = tensor.concat dim(1) {parts} : ({types}) -> {r.type}")
+        return bld.collapse(r, [[0, 1], [2], [3]])
+
+    def gather(bb, head):
+        idx = ", ".join([bb.index(0), head, bb.index(2), bb.index(3)])
+        return bb._op("x", f"tensor.extract {x.name}[{idx}] : {x.type}")
+
+    if style == "index-select":
+        table = Val(bld.fresh("heads"), (a,), "i64")
+        bld.emit(f"{table.name} = arith.constant dense<[{', '.join(str(h // groups) for h in range(a))}]> : "
+                 f"{table.type}")
+        r = bld.generic([(table, bld.amap(4, [1]))], bld.empty((b, a, m, n), ty), bld.identity(4),
+                        ["parallel"] * 4,
+                        lambda bb, ins, out: gather(bb, bb.cast("arith.index_cast", ins[0], "i64", "index")), "sel")
+    elif style == "gather":
+        r = bld.generic([], bld.empty((b, a, m, n), ty), bld.identity(4), ["parallel"] * 4,
+                        lambda bb, ins, out: gather(bb, bb.bin("arith.divui", bb.index(1),
+                                                                bb.iconst(groups, "index"), "index")), "gat")
+    else:
+        raise ValueError(style)
+    return bld.collapse(r, [[0, 1], [2], [3]])
+
+
+def masked_logits(bld, scores, cfg, causal):
+    """scores [b, a, s, t] scaled by 1/sqrt(d) and masked as --mask says;
+    the padding masks read the integer attention mask bld.attn_mask [b, s]
+    (1: attend, 0: padding). A causal model keeps its causal select,
+    before an added padding mask as Hugging Face's GPT-2 writes it (in the
+    scale op's body for pad-body); causal-pad, window and window-body
+    replace it."""
+    ty = bld.elem
+    c = 1.0 / math.sqrt(cfg.d)
+    b, _, s, t = scores.shape
+    m = getattr(bld, "attn_mask", None)
+    lowest = FINFO_MIN[ty]
+    kind = cfg.mask
+    keys = bld.amap(4, [0, 3])
+    if kind == "pad-body":
+        def body(bb, ins, out):
+            y = bb.bin("arith.mulf", ins[0], bb.const(c, ty), ty)
+            if causal:
+                future = bb.cmpi("ugt", bb.index(3), bb.index(2), "index")
+                y = bb.select(future, bb.const(NEG_BIG, ty), y, ty)
+            inv = bb.bin("arith.subf", bb.const(1.0, ty), bb.cast("arith.sitofp", ins[1], "i64", ty), ty)
+            return bb.bin("arith.addf", y, bb.bin("arith.mulf", inv, bb.const(PAD_BIG, ty), ty), ty)
+        return bld.generic([(scores, bld.identity(4)), (m, keys)], bld.empty(scores.shape), bld.identity(4),
+                           ["parallel"] * 4, body, "padb")
+    elif kind == "window-body":
+        def body(bb, ins, out):
+            i, j = bb.index(2), bb.index(3)
+            future = bb.cmpi("ugt", j, i, "index")
+            far = bb.cmpi("ule", bb.bin("arith.addi", j, bb.iconst(cfg.window, "index"), "index"), i, "index")
+            hide = bb.bin("arith.ori", future, far, "i1")
+            y = bb.bin("arith.mulf", ins[0], bb.const(c, ty), ty)
+            return bb.select(hide, bb.const(-math.inf, ty), y, ty)
+        return bld.generic([(scores, bld.identity(4))], bld.empty(scores.shape), bld.identity(4),
+                           ["parallel"] * 4, body, "winb")
+    x = scale(bld, scores, c)
+    if causal and kind in ("pad", "pad-min"):
+        x = causal_mask(bld, x, 2, 3)
+    if kind == "pad":
+        # (1 - float(m)) * -1e4 in three generics, as torch-mlir lowers it.
+        mf = bld.generic([(m, bld.identity(2))], bld.empty((b, t)), bld.identity(2), ["parallel"] * 2,
+                         lambda bb, ins, out: bb.cast("arith.sitofp", ins[0], "i64", ty), "mf")
+        inv = bld.elementwise([mf], lambda bb, ins, out: bb.bin("arith.subf", bb.const(1.0, ty), ins[0], ty), "inv")
+        pad = bld.elementwise([inv], lambda bb, ins, out: bb.bin("arith.mulf", ins[0], bb.const(PAD_BIG, ty), ty),
+                              "pad")
+        pad4 = bld.expand(pad, [[0, 1, 2], [3]], (b, 1, 1, t))
+        x = bld.elementwise([x, pad4], lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], ty), "masked",
+                            broadcast={1: [0, "0", "0", 3]})
+    elif kind == "pad-min":
+        def body(bb, ins, out):
+            keep = bb.cmpi("ne", ins[0], bb.iconst(0), "i64")
+            return bb.select(keep, bb.const(0.0, ty), bb.const(lowest, ty), ty)
+        minf = bld.generic([(m, bld.identity(2))], bld.empty((b, t)), bld.identity(2), ["parallel"] * 2, body, "minf")
+        e = bld.empty((b, 1, s, t))
+        full = Val(bld.fresh("bmask"), e.shape, ty)
+        bld.emit(f"{full.name} = linalg.broadcast ins({minf.name} : {minf.type}) outs({e.name} : {e.type}) "
+                 f"dimensions = [1, 2]")
+        x = bld.elementwise([x, full], lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], ty), "masked",
+                            broadcast={1: [0, "0", 2, 3]})
+    elif kind == "causal-pad":
+        def body(bb, ins, out):
+            past = bb.cmpi("ule", bb.index(3), bb.index(2), "index")
+            keep = bb.cmpi("ne", ins[0], bb.iconst(0), "i64")
+            vis = bb.bin("arith.andi", past, keep, "i1")
+            return bb.select(vis, bb.const(0.0, ty), bb.const(lowest, ty), ty)
+        both = bld.generic([(m, keys)], bld.empty((b, 1, s, t)), bld.identity(4), ["parallel"] * 4, body, "cpad")
+        return bld.elementwise([x, both], lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], ty), "masked",
+                               broadcast={1: [0, "0", 2, 3]})
+    elif kind == "window":
+        def body(bb, ins, out):
+            i, j = bb.index(0), bb.index(1)
+            past = bb.cmpi("ule", j, i, "index")
+            near = bb.cmpi("ugt", bb.bin("arith.addi", j, bb.iconst(cfg.window, "index"), "index"), i, "index")
+            vis = bb.bin("arith.andi", past, near, "i1")
+            return bb.select(vis, bb.const(0.0, ty), bb.const(-math.inf, ty), ty)
+        win = bld.generic([], bld.empty((s, t)), bld.identity(2), ["parallel"] * 2, body, "win")
+        return bld.elementwise([x, win], lambda bb, ins, out: bb.bin("arith.addf", ins[0], ins[1], ty), "masked",
+                               broadcast={1: [2, 3]})
+    elif kind == "none" and causal:
+        x = causal_mask(bld, x, 2, 3)
+    return x
+
+
+def softmax_form(bld, x, style):
+    """Softmax over the last dim of x as --softmax says: generics (max /
+    exp / sum / div), linalg (linalg.softmax), lse (exp(x - (max +
+    log(sum)))), log-softmax (exp of (x - max) - log(sum)) or reciprocal
+    (e * (1 / sum), the reciprocal in the multiplying op's body)."""
+    ty = bld.elem
+    rank = len(x.shape)
+    ident = bld.identity(rank)
+    par = ["parallel"] * rank
+    if style == "generics":
+        return softmax_last(bld, x, keepdim=True)
+    if style == "linalg":
+        e = bld.empty(x.shape)
+        v = Val(bld.fresh("smx"), x.shape, ty)
+        bld.emit(f"{v.name} = linalg.softmax dimension({rank - 1}) ins({x.name} : {x.type}) "
+                 f"outs({e.name} : {e.type}) -> {v.type}")
+        return v
+    smap = stat_map(bld, rank, True)
+    mx = reduce_last(bld, x, True, -math.inf, "arith.maximumf", hint="max")
+    if style == "log-softmax":
+        sh = bld.generic([(x, ident), (mx, smap)], bld.empty(x.shape), ident, par,
+                         lambda bb, ins, out: bb.bin("arith.subf", ins[0], ins[1], ty), "shift")
+        ex = bld.elementwise([sh], lambda bb, ins, out: bb.un("math.exp", ins[0], ty), "exp")
+        total = reduce_last(bld, ex, True, 0.0, "arith.addf", hint="sum")
+        ls = bld.elementwise([total], lambda bb, ins, out: bb.un("math.log", ins[0], ty), "log")
+        lsm = bld.generic([(sh, ident), (ls, smap)], bld.empty(x.shape), ident, par,
+                          lambda bb, ins, out: bb.bin("arith.subf", ins[0], ins[1], ty), "lsm")
+        return bld.elementwise([lsm], lambda bb, ins, out: bb.un("math.exp", ins[0], ty), "softmax")
+    ex = bld.generic([(x, ident), (mx, smap)], bld.empty(x.shape), ident, par,
+                     lambda bb, ins, out: bb.un("math.exp", bb.bin("arith.subf", ins[0], ins[1], ty), ty), "exp")
+    total = reduce_last(bld, ex, True, 0.0, "arith.addf", hint="sum")
+    if style == "lse":
+        lse = bld.elementwise([mx, total], lambda bb, ins, out: bb.bin(
+            "arith.addf", ins[0], bb.un("math.log", ins[1], ty), ty), "lse")
+        return bld.generic([(x, ident), (lse, smap)], bld.empty(x.shape), ident, par,
+                           lambda bb, ins, out: bb.un("math.exp", bb.bin("arith.subf", ins[0], ins[1], ty), ty),
+                           "softmax")
+    if style == "reciprocal":
+        def body(bb, ins, out):
+            r = bb.bin("arith.divf", bb.const(1.0, ty), ins[1], ty)
+            return bb.bin("arith.mulf", ins[0], r, ty)
+        return bld.generic([(ex, ident), (total, smap)], bld.empty(x.shape), ident, par, body, "softmax")
+    raise ValueError(style)
+
+
+def attention_forms(bld, q, k, v, n_heads, n_kv, cfg, causal, use_rope):
+    """attention_tp in the forms cfg names (see the section's comment)."""
+    bsh = cfg.layout == "bsh"
+    to_bhsd = (0, 2, 1, 3) if bsh else (1, 2, 0, 3)
+    b, s, d, ty = cfg.b, cfg.s, cfg.d, bld.elem
+    q4 = bld.transpose(heads(bld, q, n_heads, cfg, use_rope), to_bhsd)
+    k4 = bld.transpose(heads(bld, k, n_kv, cfg, use_rope), to_bhsd)
+    v4 = bld.transpose(heads(bld, v, n_kv, cfg, False), to_bhsd)
+    groups = n_heads // n_kv
+    qb = bld.collapse(q4, [[0, 1], [2], [3]])
+    if groups > 1:
+        kb, vb = (repeat_kv_form(bld, x, groups, cfg.gqa_repeat) for x in (k4, v4))
+    else:
+        kb, vb = bld.collapse(k4, [[0, 1], [2], [3]]), bld.collapse(v4, [[0, 1], [2], [3]])
+    n = b * n_heads
+
+    def mac(bb, ins, out):
+        return bb.bin("arith.addf", out, bb.bin("arith.mulf", ins[0], ins[1], ty), ty)
+
+    if cfg.logits == "kq":
+        # K.Q^T, K the first operand: loops (n, j, i, e) into [n, i, j].
+        init = bld.zero_init((n, s, s))
+        scores = bld.generic([(kb, bld.amap(4, [0, 1, 3])), (qb, bld.amap(4, [0, 2, 3]))], init,
+                             bld.amap(4, [0, 2, 1]), ["parallel"] * 3 + ["reduction"], mac, "kq")
+    else:
+        scores = bld.batch_matmul(qb, bld.transpose(kb, (0, 2, 1)))
+    four = cfg.mask != "none" or cfg.pv != "bmm"
+    if four:
+        # Logits [b, a, s, t], as a 4-D matmul's exported result is.
+        logits = masked_logits(bld, bld.expand(scores, [[0, 1], [2], [3]], (b, n_heads, s, s)), cfg, causal)
+    else:
+        logits = scale(bld, scores, 1.0 / math.sqrt(d))
+        if causal:
+            logits = causal_mask(bld, logits, 1, 2)
+    probs = softmax_form(bld, logits, cfg.softmax)
+    if cfg.pv == "bmm":
+        if four:
+            probs = bld.collapse(probs, [[0, 1], [2], [3]])
+        o = bld.batch_matmul(probs, vb)
+        o4 = bld.expand(o, [[0, 1], [2], [3]], (b, n_heads, s, d))
+        back = bld.transpose(o4, (0, 2, 1, 3) if bsh else (2, 0, 1, 3))
+        return bld.collapse(back, [[0], [1], [2, 3]])
+    v4r = bld.expand(vb, [[0, 1], [2], [3]], (b, n_heads, s, d))
+    its = ["parallel"] * 4 + ["reduction"]
+    if cfg.pv == "token-major":
+        # P.V written straight into the activation layout: loops (b, h, i, e, j).
+        shape = (b, s, n_heads, d) if bsh else (s, b, n_heads, d)
+        o = bld.generic([(probs, bld.amap(5, [0, 1, 2, 4])), (v4r, bld.amap(5, [0, 1, 4, 3]))],
+                        bld.zero_init(shape), bld.amap(5, [0, 2, 1, 3] if bsh else [2, 0, 1, 3]), its, mac, "pv")
+        return bld.collapse(o, [[0], [1], [2, 3]])
+    # V^T.P^T: loops (b, h, e, i, j) into [b, a, d, s].
+    o = bld.generic([(v4r, bld.amap(5, [0, 1, 4, 2])), (probs, bld.amap(5, [0, 1, 3, 4]))],
+                    bld.zero_init((b, n_heads, d, s)), bld.amap(5, [0, 1, 2, 3]), its, mac, "vt")
+    back = bld.transpose(o, (0, 3, 1, 2) if bsh else (3, 0, 1, 2))
+    return bld.collapse(back, [[0], [1], [2, 3]])
+
+
 def row_parallel_out(bld, x, w, bias, cfg):
     """Row-parallel linear: matmul, all_reduce, + bias, dropout (each if present)."""
     y = bld.all_reduce(linear(bld, x, w, cfg))
@@ -752,15 +1076,17 @@ class ArgList:
         self.elem = elem
         self.args = []
 
-    def add(self, name, shape, attrs):
+    def add(self, name, shape, attrs, elem=None):
         """Adds argument %name of `shape` with the attribute dict text `attrs`."""
-        v = Val(f"%{name}", tuple(shape), self.elem)
+        v = Val(f"%{name}", tuple(shape), elem or self.elem)
         self.args.append((v, attrs))
         return v
 
     def weight(self, name, shape, sharding):
-        """Adds a weight argument with its seqpar.sharding attribute."""
-        return self.add(name, shape, f"{{seqpar.sharding = {sharding}}}")
+        """Adds a weight argument with its seqpar.sharding attribute (a
+        linear's, 2-D, of element type self.linear_elem when set)."""
+        elem = getattr(self, "linear_elem", None) if len(shape) == 2 else None
+        return self.add(name, shape, f"{{seqpar.sharding = {sharding}}}", elem)
 
     def signature(self):
         """The argument list text of the func.func."""
@@ -857,10 +1183,15 @@ def bert_layer(bld, args, x, i, cfg):
 
 def build_tp(cfg):
     """Returns (builder, func text) of the per-rank TP program."""
-    bld = Builder(cfg.elem)
+    bld = Builder(cfg.elem, cfg.init)
     args = ArgList(cfg.elem)
+    if cfg.mixed_bf16:
+        args.linear_elem = "bf16"
     x = args.add("x", cfg.act_shape(cfg.h),
                  f"{{seqpar.sharding = {SH_REPL}, seqpar.seq_dim = {cfg.seq_dim} : i64}}")
+    if cfg.mask in PADDING_MASKS:
+        # Hugging Face's integer attention mask [b, s]: 1 attend, 0 padding.
+        bld.attn_mask = args.add("attn_mask", (cfg.b, cfg.s), f"{{seqpar.sharding = {SH_REPL}}}", "i64")
     layer = {"gpt": gpt_layer, "llama": llama_layer, "bert": bert_layer}[cfg.model]
     for i in range(cfg.layers):
         x = layer(bld, args, x, i, cfg)
@@ -871,6 +1202,10 @@ def build_tp(cfg):
     elif cfg.model == "llama":
         g = args.weight("norm_g", (cfg.h,), SH_REPL)
         x = rms_norm(bld, x, g, cfg.eps, keepdim=True)
+    if cfg.mixed_bf16:
+        # A bf16 model's hidden states are bf16 (and seqpar-run compares
+        # bf16 results with its bf16 bound against an f32 reference).
+        x = narrow(bld, x, "bf16")
     bld.emit(f"return {x.name} : {x.type}")
     head = (f"  func.func @forward(\n      {args.signature()})\n"
             f"      -> ({x.type} {{seqpar.sharding = {SH_REPL}}}) {{")
@@ -1056,6 +1391,25 @@ def parse_args(argv):
                          "seqpar-report's saved-activation figures: under TP its "
                          "mask is keyed by per-rank positions)")
     ap.add_argument("--seed", type=int, default=1234, help="dropout seed (sites get distinct streams)")
+    forms = ap.add_argument_group("forms other frontends write (tp form; the defaults are this generator's own)")
+    forms.add_argument("--logits", choices=["qk", "kq"], default="qk",
+                       help="kq: the logits as a K.Q^T generic, K the first operand")
+    forms.add_argument("--pv", choices=["bmm", "token-major", "vt"], default="bmm",
+                       help="P.V as batch_matmul, as a generic written into the activation layout, or as V^T.P^T")
+    forms.add_argument("--gqa-repeat", choices=["generic", "zero-add", "broadcast", "concat", "index-select",
+                                                 "gather", "concat-tile"], default="generic",
+                       help="how GQA repeats K/V heads (concat-tile: query head h reads h mod kv-heads)")
+    forms.add_argument("--softmax", choices=["generics", "linalg", "lse", "log-softmax", "reciprocal"],
+                       default="generics")
+    forms.add_argument("--mask", choices=["none", "pad", "pad-min", "pad-body", "causal-pad", "window",
+                                          "window-body"], default="none",
+                       help="attention mask; the padding ones take an i64 attention-mask argument [b, s] after x")
+    forms.add_argument("--window", type=int, default=3, help="keys a sliding window sees (--mask window*)")
+    forms.add_argument("--init", choices=["fill", "const", "cast", "mixed"], default="fill",
+                       help="contractions' zero inits: linalg.fill, dense<0.0>, a fill through tensor.cast, in turn")
+    forms.add_argument("--mixed-bf16", action="store_true",
+                       help="bf16 linear weights, each linear's input truncated to bf16 and its product "
+                            "accumulated in f32 (the rest f32), the result truncated to bf16")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ns = ap.parse_args(argv)
 
@@ -1064,7 +1418,9 @@ def parse_args(argv):
     cfg = Config(model=ns.model, layers=ns.layers, b=ns.batch, s=ns.seq, h=ns.hidden, a=ns.heads, a_kv=a_kv,
                  f=ns.ffn if ns.ffn is not None else default_ffn(ns.model, ns.hidden), t=ns.tp, form=ns.form, elem=ns.dtype,
                  layout=layout, flatten=ns.flatten, dropout=ns.dropout or ns.dropout_op, seed=ns.seed,
-                 dropout_op=ns.dropout_op, attn_dropout=ns.attn_dropout)
+                 dropout_op=ns.dropout_op, attn_dropout=ns.attn_dropout, logits=ns.logits, pv=ns.pv,
+                 gqa_repeat=ns.gqa_repeat, softmax=ns.softmax, mask=ns.mask, window=ns.window, init=ns.init,
+                 mixed_bf16=ns.mixed_bf16)
     err = validate(cfg)
     if err:
         ap.error(err)
@@ -1092,7 +1448,18 @@ def validate(cfg):
                 return f"{name} {value} is not divisible by tp {cfg.t} (each rank holds {name}/tp)"
     if cfg.model == "llama" and cfg.d % 2:
         return f"head dim {cfg.d} must be even for RoPE"
+    if cfg.mask in ("causal-pad", "window", "window-body") and cfg.model == "bert":
+        return f"--mask {cfg.mask} is causal: not for --model bert"
+    if cfg.window < 1:
+        return f"--window must be positive (got {cfg.window})"
+    if cfg.mixed_bf16 and cfg.elem != "f32":
+        return "--mixed-bf16 is an f32 program with bf16 linears: not with --dtype bf16"
+    if cfg.gqa_repeat == "concat-tile" and cfg.a_kv != cfg.a and cfg.t > 1:
+        return ("--gqa-repeat concat-tile needs --tp 1: query head h reads K/V head h mod kv-heads, "
+                "which Megatron's head split does not give the rank of h")
     if cfg.form == "upstream":
+        if cfg.new_attention_forms or cfg.init != "fill" or cfg.mixed_bf16:
+            return "--form upstream takes none of the forms options"
         if cfg.model != "gpt":
             return "--form upstream is only available for --model gpt"
         if cfg.flatten or cfg.layout != "bsh":
