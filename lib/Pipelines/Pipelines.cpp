@@ -224,9 +224,10 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // linears of a block read one value.
   pm.addPass(createCSEPass());
   pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
-  // A decode step without TP has nothing to plan (its remarks would only
-  // say so).
-  if (opts.tp > 1 || opts.dcp <= 1)
+  // Without TP there is nothing to plan: at tp=1 the planner's rank slices
+  // (of GQA K/V heads) would only hide K and V from the raiser, and its
+  // remarks would only say so.
+  if (opts.tp > 1)
     pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
   // A backward's sum of input gradients of separate projections: one
   // all_reduce, as a fused projection sends.

@@ -128,7 +128,6 @@ module {
 // divisibility check and unrolled the ring until memory ran out
 // (all-gather: an abort). Now refused at the function.
 module {
-  // expected-remark @+2 {{tensor parallelism (tp=1)}}
   // expected-error @+1 {{context-parallel: the 9223372036854775807 ranks of grid axes [1] of @grid exceed the sequence length 8: a context-parallel size is at most s}}
   func.func @f(%q: tensor<1x4x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
     %o = seqpar.attention %q, %q, %q {scale = 0.5 : f32} : tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32>, tensor<1x4x8x4xf32> -> tensor<1x4x8x4xf32>
