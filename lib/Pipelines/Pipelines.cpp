@@ -226,8 +226,11 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
   // Without TP there is nothing to plan: at tp=1 the planner's rank slices
   // (of GQA K/V heads) would only hide K and V from the raiser, and its
-  // remarks would only say so.
-  if (opts.tp > 1)
+  // remarks would only say so. The CP and decode rewrites state every
+  // argument's sharding themselves; with neither, the planner at tp=1 does
+  // (replicated).
+  bool shardsSequence = opts.getGrid().hasRingAxis() || opts.dcp > 1;
+  if (opts.tp > 1 || !shardsSequence)
     pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
   // A backward's sum of input gradients of separate projections: one
   // all_reduce, as a fused projection sends.
