@@ -124,15 +124,15 @@ PlanResult mlir::seqpar::searchPlans(const ModelShape &shape,
       families.push_back(Family{configs[i].tp, {}, {}});
     families.back().members.push_back(i);
   }
-  if (!exhaustive)
+  if (!exhaustive) {
     for (Family &family : families)
       family.bound = familyLowerBound(shape, family.tp,
                                       request.devices / family.tp, request);
-  if (!exhaustive)
     std::stable_sort(families.begin(), families.end(),
                      [](const Family &a, const Family &b) {
                        return a.bound.seconds() < b.bound.seconds();
                      });
+  }
 
   std::vector<std::pair<RankedPlan, size_t>> ranked;
   auto kthSeconds = [&]() {
