@@ -149,15 +149,22 @@ static double matmulFlopsPerRank(const ModelShape &shape, int64_t tp) {
          shape.kvMatmulFlopsPerToken / (kvSplit ? t : 1.0);
 }
 
-std::string mlir::seqpar::configInvalidReason(const ModelShape &shape,
-                                              const PlanConfig &config) {
-  int64_t t = config.tp, c = config.cp;
+/// Why TP size `t` cannot split `shape`'s heads (empty: it can).
+static std::string headsInvalidReason(const ModelShape &shape, int64_t t) {
   if (shape.heads % t != 0)
     return llvm::formatv("t={0} does not divide the {1} heads", t, shape.heads);
   if (shape.kvHeads % t != 0 && t % shape.kvHeads != 0)
     return llvm::formatv("t={0} and the {1} KV heads do not divide one "
                          "another",
                          t, shape.kvHeads);
+  return "";
+}
+
+std::string mlir::seqpar::configInvalidReason(const ModelShape &shape,
+                                              const PlanConfig &config) {
+  int64_t t = config.tp, c = config.cp;
+  if (std::string why = headsInvalidReason(shape, t); !why.empty())
+    return why;
   if (c > shape.seq)
     return llvm::formatv("c={0} exceeds the {1} tokens", c, shape.seq);
   // seqpar's TP planner leaves a training graph's attention replicated
@@ -562,12 +569,8 @@ std::string mlir::seqpar::decodeConfigInvalidReason(const ModelShape &shape,
                                                     const PlanConfig &config,
                                                     const PlanRequest &request) {
   int64_t t = config.tp, n = config.cp;
-  if (shape.heads % t != 0)
-    return llvm::formatv("t={0} does not divide the {1} heads", t, shape.heads);
-  if (shape.kvHeads % t != 0 && t % shape.kvHeads != 0)
-    return llvm::formatv("t={0} and the {1} KV heads do not divide one "
-                         "another",
-                         t, shape.kvHeads);
+  if (std::string why = headsInvalidReason(shape, t); !why.empty())
+    return why;
   // seqpar-decode-context-parallel gives every rank L_max/N whole slots.
   if (request.decodeSlots % n != 0)
     return llvm::formatv("N={0} does not divide the {1} cache slots", n,

@@ -172,14 +172,10 @@ def training_config_for(seed, ranks=(2, 4)):
         return cfg
 
 
-def cp_options(seed, cfg):
-    """The context-parallel options checked for training seed `seed`: c = t
-    ranks, a strategy (hybrid: 2 ring x 2 Ulysses ranks at t = 4), zigzag or
-    contiguous, keep-kv for the ring, pad when the sequence needs it. Drawn
-    from a generator of their own, so the rest of the configuration stays
-    what it was for every seed."""
-    rng = random.Random(seed * 7919 + 1)
-    t = cfg["tp"]
+def draw_cp_options(rng, t, seq):
+    """Context-parallel options on c = t ranks drawn from `rng`: a strategy
+    (hybrid: 2 ring x 2 Ulysses ranks at t = 4), zigzag or contiguous,
+    keep-kv for the ring, pad when the sequence of `seq` tokens needs it."""
     strategies = ["ring", "all-gather", "ulysses"] + (["hybrid"] if t == 4 else [])
     strategy = rng.choice(strategies)
     zigzag = rng.random() < 0.5
@@ -190,10 +186,17 @@ def cp_options(seed, cfg):
         opts.append("load-balance=none")
     if strategy in ("ring", "hybrid") and rng.random() < 0.5:
         opts.append("cp-keep-kv=true")
-    seq = int(cfg["gen"][cfg["gen"].index("--seq") + 1])
     if seq % (2 * t if zigzag else t):
         opts.append("cp-pad=true")
     return " ".join(opts)
+
+
+def cp_options(seed, cfg):
+    """The context-parallel options checked for training seed `seed`, from a
+    generator of their own, so the rest of the configuration stays what it
+    was for every seed."""
+    seq = int(cfg["gen"][cfg["gen"].index("--seq") + 1])
+    return draw_cp_options(random.Random(seed * 7919 + 1), cfg["tp"], seq)
 
 
 def write_training(cfg, seed, outdir):
@@ -268,20 +271,7 @@ def describe_forms(forms):
 def cp_options_forward(seed, cfg):
     """The context-parallel options checked for forward seed `seed`: as
     cp_options for training seeds, from a generator of their own."""
-    rng = random.Random(seed * 7919 + 2)
-    t = cfg["tp"]
-    strategy = rng.choice(["ring", "all-gather", "ulysses"] + (["hybrid"] if t == 4 else []))
-    zigzag = rng.random() < 0.5
-    opts = ["cp=%d" % t, "cp-strategy=" + strategy]
-    if strategy == "hybrid":
-        opts.append("cp-ulysses=2")
-    if not zigzag:
-        opts.append("load-balance=none")
-    if strategy in ("ring", "hybrid") and rng.random() < 0.5:
-        opts.append("cp-keep-kv=true")
-    if cfg["seq"] % (2 * t if zigzag else t):
-        opts.append("cp-pad=true")
-    return " ".join(opts)
+    return draw_cp_options(random.Random(seed * 7919 + 2), cfg["tp"], cfg["seq"])
 
 
 def forward_args(path):
