@@ -60,6 +60,8 @@ fi
 import torch, torch_mlir, transformers
 from torch._functorch.aot_autograd import aot_export_module  # --training
 from torch_mlir.fx import stateless_fx_import
+import onnx, onnxscript                          # --frontend onnx
+from torch_mlir.extras import onnx_importer
 x = torch.ones(2, 2)
 assert (x @ x).sum().item() == 8.0
 print("setup-import: torch %s (cuda available: %s), transformers %s"

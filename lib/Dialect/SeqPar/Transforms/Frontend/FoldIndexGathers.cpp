@@ -91,6 +91,14 @@ std::optional<DimOrConstant> traceIndexTensor(Value tensor) {
     if (generic.getNumResults() != 1 ||
         !generic.getIndexingMapsArray().back().isIdentity())
       return std::nullopt;
+    // A body yielding a constant: every element is it. torch-mlir writes
+    // arange(1) (a batch of one) so, linalg.index of the unit dim folded.
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    APInt yielded;
+    if (yield.getNumOperands() == 1 &&
+        matchPattern(skipWideIntegerCasts(yield.getOperand(0)),
+                     m_ConstantInt(&yielded)))
+      return DimOrConstant{std::nullopt, yielded.getSExtValue()};
     std::optional<unsigned> dim = getYieldedIndexDim(generic);
     if (!dim)
       return std::nullopt;

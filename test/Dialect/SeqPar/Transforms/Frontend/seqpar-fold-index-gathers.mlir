@@ -135,6 +135,69 @@ func.func @batch_one(%proj: tensor<1x16x96xf32>) -> tensor<1x16x1x16xf32> {
 
 // -----
 
+// A batch of one as torch-mlir writes it (Falcon exported with batch 1):
+// linalg.index of the unit dim folded, the arange is a generic yielding the
+// constant 0, read through a map without the batch loop. Was left a gather:
+// context parallelism then all-gathered K and V ("0 attention -> ring").
+
+// CHECK-LABEL: func.func @batch_one_constant(
+// CHECK-NOT: tensor.extract %
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 4, 0] [1, 16, 1, 16] [1, 1, 1, 1] : tensor<1x16x6x16xf32> to tensor<1x16x1x16xf32>
+#z4 = affine_map<(d0, d1, d2, d3) -> (0, 0, 0, 0)>
+#s3 = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+#h2 = affine_map<(d0, d1, d2, d3) -> (0, 0)>
+#f1 = affine_map<(d0, d1, d2, d3) -> (d3)>
+#id1 = affine_map<(d0) -> (d0)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @batch_one_constant(%proj: tensor<1x16x96xf32>) -> tensor<1x16x1x16xf32> {
+  %qkv = tensor.expand_shape %proj [[0], [1], [2, 3]] output_shape [1, 16, 6, 16] : tensor<1x16x96xf32> into tensor<1x16x6x16xf32>
+
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c6 = arith.constant 6 : i64
+  %c16 = arith.constant 16 : i64
+  %minus2 = arith.constant dense<-2> : tensor<1x1xi64>
+  %e1 = tensor.empty() : tensor<1xi64>
+  %a1 = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%e1 : tensor<1xi64>) {
+  ^bb0(%out: i64):
+    linalg.yield %c0 : i64
+  } -> tensor<1xi64>
+  %b = tensor.expand_shape %a1 [[0, 1, 2, 3]] output_shape [1, 1, 1, 1] : tensor<1xi64> into tensor<1x1x1x1xi64>
+  %e16 = tensor.empty() : tensor<16xi64>
+  %a16 = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%e16 : tensor<16xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %v = arith.index_cast %i : index to i64
+    linalg.yield %v : i64
+  } -> tensor<16xi64>
+  %ss = tensor.expand_shape %a16 [[0, 1, 2]] output_shape [16, 1, 1] : tensor<16xi64> into tensor<16x1x1xi64>
+  %e = tensor.empty() : tensor<1x16x1x16xf32>
+  %k = linalg.generic {indexing_maps = [#z4, #s3, #h2, #f1, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b, %ss, %minus2, %a16 : tensor<1x1x1x1xi64>, tensor<16x1x1xi64>, tensor<1x1xi64>, tensor<16xi64>) outs(%e : tensor<1x16x1x16xf32>) {
+  ^bb0(%i0: i64, %i1: i64, %i2: i64, %i3: i64, %out: f32):
+    %n0 = arith.cmpi slt, %i0, %c0 : i64
+    %w0 = arith.addi %i0, %c1 : i64
+    %s0 = arith.select %n0, %w0, %i0 : i64
+    %x0 = arith.index_cast %s0 : i64 to index
+    %n1 = arith.cmpi slt, %i1, %c0 : i64
+    %w1 = arith.addi %i1, %c16 : i64
+    %s1 = arith.select %n1, %w1, %i1 : i64
+    %x1 = arith.index_cast %s1 : i64 to index
+    %n2 = arith.cmpi slt, %i2, %c0 : i64
+    %w2 = arith.addi %i2, %c6 : i64
+    %s2 = arith.select %n2, %w2, %i2 : i64
+    %x2 = arith.index_cast %s2 : i64 to index
+    %n3 = arith.cmpi slt, %i3, %c0 : i64
+    %w3 = arith.addi %i3, %c16 : i64
+    %s3 = arith.select %n3, %w3, %i3 : i64
+    %x3 = arith.index_cast %s3 : i64 to index
+    %x = tensor.extract %qkv[%x0, %x1, %x2, %x3] : tensor<1x16x6x16xf32>
+    linalg.yield %x : f32
+  } -> tensor<1x16x1x16xf32>
+  return %k : tensor<1x16x1x16xf32>
+}
+
+// -----
+
 // Gathers that are not slices stay: an embedding lookup at token ids, a
 // constant index out of bounds, loops read out of order (a transpose), a
 // loop no index reads (a broadcast); and a slice of a function argument
