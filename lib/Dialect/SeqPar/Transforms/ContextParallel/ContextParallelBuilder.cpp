@@ -360,14 +360,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
           attention, strategy, builder, hasBackward.contains(op), stats);
       if (hasBackward.contains(op))
         savedForBackward[op] = local.state;
-      for (auto [mine, all] : local.gatheredKV) {
+      for (auto [mine, all] : local.gatheredKV)
         gatheredKV.try_emplace(mine, all);
-        // A slice that keeps the whole tensor (TP's head slice at t = 1)
-        // reads the K/V of its source.
-        auto slice = mine.getDefiningOp<tensor::ExtractSliceOp>();
-        if (slice && slice.getSourceType() == slice.getResultType())
-          gatheredKV.try_emplace(slice.getSource(), all);
-      }
       replaceLocal(attention, local.result);
       ++counts.attentionRewritten;
       continue;
