@@ -66,10 +66,44 @@ def layer_table(res, s, key="layer"):
     return _table(header, rows)
 
 
+def _steps(res, s, impl):
+    """{variant: step seconds, max over ranks} of `impl`'s rows at s."""
+    steps = {}
+    for r in res["layer"]:
+        if r["s"] == s and r["impl"] == impl and "na" not in r:
+            steps[r["variant"]] = max(steps.get(r["variant"], 0.0), r["step_s"])
+    return steps
+
+
+def ratio_table(res, s):
+    """Per variant at s: step (max over ranks), its ratio to PyTorch's TP+SP
+    and TP steps of the same run, and to the FLOP bound (the layer's FLOPs
+    per rank at the sgemm rate measured in the same run)."""
+    from run_flop_bound import needed_flops
+    lay, rate = res["meta"]["layer"], res["meta"].get("sgemm_gflops")
+    bound = needed_flops(s, lay["h"], 2) / (rate * 1e9) if rate else None
+    torch = _steps(res, s, "torch")
+    rows = []
+    for impl in ("seqpar", "torch"):
+        for variant, step in _steps(res, s, impl).items():
+            ratio = lambda ref: _fmt(ref and step / ref, ".2f")
+            rows.append([impl, variant, f"{step:.4f}", ratio(torch.get("TP+SP")),
+                         ratio(torch.get("TP")), _fmt(bound, ".4f"), ratio(bound)])
+    return _table(["impl", "variant", "step_s", "/ torch TP+SP", "/ torch TP", "bound_s",
+                   "/ bound"], rows)
+
+
+def jit_table(res):
+    rows = [[r["layers"], f"{r['jit_s']:.2f}", f"{r['jit_s'] / r['layers']:.2f}"]
+            for r in res.get("jit", [])]
+    return _table(["layers", "jit_s", "s/layer"], rows)
+
+
 def runtime_table(res):
-    rows = [[r["collective"], f"{r['mib']} MiB", f"{r['mpi_ms']:.4f}", f"{r['runtime_ms']:.4f}",
-             f"{r['mpi_ms'] / r['runtime_ms']:.3f}"] for r in res["runtime"]]
-    return _table(["collective", "size", "mpi_ms", "runtime_ms", "mpi/runtime"], rows)
+    rows = [[r.get("load", "idle"), r["collective"], f"{r['mib']} MiB", f"{r['mpi_ms']:.4f}",
+             f"{r['runtime_ms']:.4f}", f"{r['mpi_ms'] / r['runtime_ms']:.3f}"]
+            for r in res["runtime"]]
+    return _table(["load", "collective", "size", "mpi_ms", "runtime_ms", "mpi/runtime"], rows)
 
 
 def text_tables(res):
@@ -81,7 +115,12 @@ def text_tables(res):
            f"median of {m['repeat']} (seconds)", table, *verdicts, ""]
     for s in lay["seqs"]:
         out += [f"2. one GPT layer h={lay['h']} a={lay['a']} b=1 s={s} f32 on 2 ranks "
-                "(seconds per forward; MiB)", layer_table(res, s), ""]
+                "(seconds per forward; MiB)", layer_table(res, s), "",
+                f"   ratios at s={s} (sgemm {m.get('sgemm_gflops') or 0:.1f} GFLOP/s)",
+                ratio_table(res, s), ""]
+    if res.get("jit"):
+        out += ["2b. JIT seconds, GPT-2-sized stacks at tp=2 (default opt level)",
+                jit_table(res), ""]
     out += ["3. runtime collectives vs direct MPI (" + m.get("runtime_header", "") + ")",
             runtime_table(res)]
     return "\n".join(out)
@@ -189,7 +228,9 @@ def plot_runtime(res, path):
     ax.bar([x - 0.2 for x in xs], [r["mpi_ms"] for r in rows], 0.4, label="direct MPI")
     ax.bar([x + 0.2 for x in xs], [r["runtime_ms"] for r in rows], 0.4, label="seqpar runtime")
     ax.set_xticks(list(xs))
-    ax.set_xticklabels([f"{r['collective']}\n{r['mib']} MiB" for r in rows], fontsize=8)
+    ax.set_xticklabels([f"{r['collective']}\n{r['mib']} MiB"
+                        + ("\n(busy)" if r.get("load", "idle") != "idle" else "") for r in rows],
+                       fontsize=7)
     ax.set_ylabel("milliseconds per call (median)")
     ax.set_title("blocking f32 collectives on 2 ranks", fontsize=9)
     ax.legend(fontsize=8)
@@ -327,10 +368,20 @@ def write(res, out):
         "",
     ]
     for s in lay["seqs"]:
-        md += [f"### s = {s}", "", layer_table(res, s), ""]
+        md += [f"### s = {s}", "", layer_table(res, s), "",
+               "Ratios in this run: each variant's step (slowest rank) against PyTorch's "
+               "and against the FLOP bound (the layer's FLOPs per rank, linears "
+               "24 s h^2 / 2 and causal attention 2 s^2 h / 2, at the single-core sgemm "
+               f"rate measured in this run: {m.get('sgemm_gflops') or 0:.1f} GFLOP/s).", "",
+               ratio_table(res, s), ""]
     md += ["![step time per variant](bench/step_time.png)", "",
-           "![peak memory per variant](bench/peak_memory.png)", "",
-           "## 3. Runtime collectives vs direct MPI", "",
+           "![peak memory per variant](bench/peak_memory.png)", ""]
+    if res.get("jit"):
+        md += ["### JIT time", "",
+               "seqpar-run's JIT (lowering, LLVM at the default level, code generation), "
+               "slowest of 2 ranks, GPT-2-sized layers (h=768, s=128) at tp=2:", "",
+               jit_table(res), ""]
+    md += ["## 3. Runtime collectives vs direct MPI", "",
            m.get("runtime_header", ""), "", runtime_table(res), "",
            "![runtime vs MPI](bench/runtime_vs_mpi.png)", "", METHODS]
     _write_page(os.path.join(out, "benchmarks.md"), md)

@@ -192,6 +192,8 @@ def parse_seqpar_run(text):
         if m:
             r = ranks.setdefault(int(m.group(1)), {})
             r.update(wall_s=float(m.group(2)), peak_bytes=int(m.group(3)))
+            jit = re.search(r", jit ([\d.eE+-]+) s", line)
+            r["jit_s"] = float(jit.group(1)) if jit else None
             continue
         if cur is None:
             continue
@@ -260,6 +262,7 @@ def seqpar_layer(args, work, s):
             rows.append(dict(row, rank=rank, step_s=med["wall_s"], comm_s=med["comm_s"],
                              compute_s=med["wall_s"] - med["comm_s"],
                              transfer_s=med["transfer_s"], attention_s=med["attention_s"],
+                             jit_s=runs[0][rank].get("jit_s"),
                              peak_bytes=runs[0][rank]["peak_bytes"],
                              sent_bytes=runs[0][rank]["sent_bytes"], err=err))
         log(f"  seqpar {name} s={s}: step {rows[-1]['step_s']:.3f} s")
@@ -293,22 +296,60 @@ def torch_layer(args, s):
     return rows
 
 
+def sgemm_gflops(args, work):
+    """This machine's single-core sgemm rate, GFLOP/s, through seqpar-run's
+    OpenBLAS (bench/run_flop_bound.py's measurement): the FLOP bound's
+    denominator, measured in the same run as the steps it judges."""
+    sys.path.insert(0, BENCH)
+    import run_flop_bound
+    return run_flop_bound.sgemm_rate(args, args.seqpar_run, {}, work)
+
+
+def jit_bench(args, work):
+    """Rows: JIT seconds (max over 2 ranks, one launch each, no warm-up
+    call) of GPT-2-sized stacks (h=768, s=128) of 1, 4 and 12 layers at
+    tp=2 at seqpar-run's default optimisation level, for linearity."""
+    rows = []
+    for layers in ([1, 2] if args.quick else [1, 4, 12]):
+        plain = os.path.join(work, f"jit_{layers}.mlir")
+        prog = os.path.join(work, f"jit_{layers}_tp.mlir")
+        g = run([sys.executable, os.path.join(BENCH, "gen_tp_graph.py"), "--model", "gpt",
+                 "--layers", str(layers), "--batch", "1", "--seq", "128", "--hidden", "768",
+                 "--heads", "12", "--tp", "1", "--form", "plain", "-o", plain])
+        c = run([args.seqpar_opt, plain, "--seqpar-pipeline=tp=2 seq-dim=1", "-o", prog])
+        if g.returncode or c.returncode:
+            die(f"preparing the {layers}-layer JIT program failed:\n{(g.stderr + c.stderr)[-1500:]}")
+        r = run([args.mpirun, *mpi_flags(args.mpirun), "-np", "2", args.seqpar_run, prog,
+                 "--blas-threads=1", "--warmup=0"])
+        jits = [float(x) for x in re.findall(r"^rank \d+: wall .*, jit ([\d.eE+-]+) s", r.stdout + r.stderr, re.M)]
+        if r.returncode or len(jits) != 2:
+            die(f"seqpar-run failed on the {layers}-layer JIT program")
+        rows.append({"layers": layers, "jit_s": max(jits)})
+        log(f"  JIT {layers} layers: {rows[-1]['jit_s']:.2f} s")
+    return rows
+
+
 # --------------------------------------------------------------------------
 # 3. Runtime vs MPI
 # --------------------------------------------------------------------------
 
 def runtime_bench(args):
-    """Rows of bench/run_runtime_bench.sh: collective, size, mpi_ms, runtime_ms."""
+    """Rows of bench/run_runtime_bench.sh --loaded: collective, size,
+    mpi_ms, runtime_ms, load ("idle", or "one core busy" with a spinning
+    process beside the 2 ranks)."""
     extra = ["--iters=5", "--sizes-mib=1,4"] if args.quick else []
-    r = run(["bash", os.path.join(BENCH, "run_runtime_bench.sh"), *extra])
+    r = run(["bash", os.path.join(BENCH, "run_runtime_bench.sh"), "--loaded", *extra])
     if r.returncode:
         die("bench/run_runtime_bench.sh failed:\n" + (r.stdout + r.stderr)[-1500:])
-    rows = []
+    rows, load = [], "idle"
     for line in r.stdout.splitlines():
+        if line.startswith("== one core busy"):
+            load = "one core busy"
         m = re.match(r"(\w+)\s+(\d+) MiB\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", line)
         if m:
             rows.append({"collective": m.group(1), "mib": int(m.group(2)),
-                         "mpi_ms": float(m.group(3)), "runtime_ms": float(m.group(4))})
+                         "mpi_ms": float(m.group(3)), "runtime_ms": float(m.group(4)),
+                         "load": load})
     header = next((l for l in r.stdout.splitlines() if l.startswith("seqpar-runtime-bench:")), "")
     return rows, header
 
@@ -380,6 +421,8 @@ def main():
         log("1. compile time")
         results["compile"] = compile_bench(args, work)
         log("2. one layer on 2 ranks")
+        meta["sgemm_gflops"] = sgemm_gflops(args, work)
+        log(f"  single-core sgemm: {meta['sgemm_gflops']:.1f} GFLOP/s")
         layer = []
         for s in args.layer["seqs"]:
             layer += seqpar_layer(args, work, s)
@@ -389,6 +432,8 @@ def main():
             else:
                 layer += torch_layer(args, s)
         results["layer"] = layer
+        log("2b. JIT time")
+        results["jit"] = jit_bench(args, work)
         log("3. runtime vs MPI")
         results["runtime"], meta["runtime_header"] = runtime_bench(args)
     meta["load_after"] = loadavg()

@@ -134,11 +134,11 @@ func.func @forward(%a: {t} {r}, %b: {t} {r}) -> ({t} {r}) {{
     return 2.0 * n ** 3 / min(times) / 1e9
 
 
-def needed_flops(s):
-    """FLOPs per rank of the layer on 2 ranks: linears (QKV, proj, fc1,
-    fc2: 24 s h^2 in all) and causal attention (Q.K^T and P.V over the
-    lower triangle: 2 s^2 h in all), each split over the 2 ranks."""
-    return (24 * s * H * H + 2 * s * s * H) / 2
+def needed_flops(s, h=H, ranks=2):
+    """FLOPs per rank of the GPT layer (b = 1) split over `ranks`: linears
+    (QKV, proj, fc1, fc2: 24 s h^2 in all) and causal attention (Q.K^T and
+    P.V over the lower triangle: 2 s^2 h in all)."""
+    return (24 * s * h * h + 2 * s * s * h) / ranks
 
 
 def attention_program(path, s, heads, kv_heads):

@@ -31,6 +31,7 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
     pm.addPass(createInstrumentAttention());
   TileAttentionOptions tile;
   tile.kvTile = options.attentionKvTile;
+  tile.qTile = options.attentionQTile;
   pm.addPass(createTileAttention(tile));
   pm.addPass(createDecomposeAttention());
   pm.addPass(createDecomposeAggregates());

@@ -9,6 +9,7 @@
 #include "seqpar/Plan/Plan.h"
 
 #include "seqpar/Analysis/ByteCounts.h"
+#include "seqpar/Pipelines/Pipelines.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -26,8 +27,8 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // for matmuls and flash attention; elementwise ops are bound by HBM (3.35
   // / 4.8 TB/s, about 2 bytes moved per FLOP). NVLink 4: 450 GB/s one way
   // per GPU, 80% reached by NCCL; InfiniBand NDR: 400 Gb/s per GPU.
-  Hardware h100{"h100", 600e12, 1.6e12, 80e9,  8,   3e-6,
-                360e9,  10e-6,  40e9,   0,    3.35e12};
+  Hardware h100{"h100", 600e12, 1.6e12, 80e9, 8,      3e-6,
+                360e9,  10e-6,  40e9,   0,    0, 3.35e12};
   if (name == "h100")
     return h100;
   if (name == "h200") {
@@ -43,8 +44,9 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // one core streams about 10 GB/s from DRAM (an assumption, not measured:
   // the machine is shared).
   if (name == "cpu")
-    return Hardware{"cpu", 40e9, 1e9,  8.0 * (1 << 30), 2,   5e-6,
-                    4e9,   5e-6, 4e9,  1024,            10e9};
+    return Hardware{"cpu",  40e9, 1e9,  8.0 * (1 << 30),        2,
+                    5e-6,   4e9,  5e-6, 4e9, kDefaultAttentionQTile,
+                    kDefaultAttentionKvTile, 10e9};
   return std::nullopt;
 }
 
@@ -432,11 +434,14 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
   if (ring > 1) // a K/V chunk in flight, f32 output and LSE accumulators
     workspace += 2 * kvChunk + tokens * heads * (d + 1) * 4;
   if (hw.attentionTile > 0) {
-    // Scores of this rank's queries (Ulysses: a/c heads of all s, the same
-    // count) against one tile of the keys a step sees.
+    // Scores of one tile of this rank's queries (Ulysses: a/c heads of all
+    // s, the same count) against one tile of the keys a step sees.
     double keys = ring > 1 ? sl * u : sPadded;
+    double queries = hw.attentionQueryTile > 0
+                         ? std::min<double>(hw.attentionQueryTile, tokens)
+                         : tokens;
     workspace +=
-        2 * tokens * heads * std::min<double>(hw.attentionTile, keys) * 4;
+        2 * queries * heads * std::min<double>(hw.attentionTile, keys) * 4;
   }
   cost.transientBytes = tokens * e * liveWidth + workspace;
 

@@ -29,7 +29,17 @@ struct JitOptions {
   bool blas = true;
   /// Where to write the optimised LLVM IR (empty: nowhere).
   std::string llvmIrFile;
+  /// Queries and keys per attention tile (seqpar-lower-to-llvm's
+  /// attention-q-tile and attention-kv-tile; -1: the pipeline's default).
+  int64_t attentionQTile = -1, attentionKvTile = -1;
+  /// Widest vectors, in bits, the vectorisers use ("prefer-vector-width");
+  /// 0: LLVM's tuning for the host CPU, which keeps AVX-512 hosts at 256.
+  unsigned preferVectorWidth = 0;
 };
+
+/// The widest vector registers of the host CPU, in bits: 512 with
+/// AVX-512F, 256 with AVX, else 128.
+unsigned getHostVectorWidth();
 
 /// Loads OpenBLAS with the kernels for the host's instruction sets (unless
 /// OPENBLAS_CORETYPE says otherwise) and gives it `blasThreads` threads,

@@ -114,6 +114,22 @@ static cl::opt<bool> keepFreedMemory(
              "instead of returning it to the kernel, so calls after the "
              "first touch no fresh pages (glibc)"),
     cl::cat(runCategory));
+static cl::opt<int64_t> attentionQTile(
+    "attention-q-tile", cl::init(-1),
+    cl::desc("Queries per attention tile (seqpar-lower-to-llvm's "
+             "attention-q-tile; default: the pipeline's, 0: whole rows)"),
+    cl::cat(runCategory));
+static cl::opt<int64_t> attentionKvTile(
+    "attention-kv-tile", cl::init(-1),
+    cl::desc("Keys per attention tile (seqpar-lower-to-llvm's "
+             "attention-kv-tile; default: the pipeline's, 0: no tiles)"),
+    cl::cat(runCategory));
+static cl::opt<unsigned> preferVectorWidth(
+    "prefer-vector-width", cl::init(~0u),
+    cl::desc("Widest vectors the JIT's vectorisers use, in bits (default: "
+             "the host's widest registers, 512 with AVX-512; 0: LLVM's "
+             "tuning for the CPU)"),
+    cl::cat(runCategory));
 static cl::opt<int> blasThreads("blas-threads", cl::init(1),
                                 cl::desc("OpenBLAS threads per rank"),
                                 cl::cat(runCategory));
@@ -138,6 +154,14 @@ static void checkOptions() {
   if (warmup < 0)
     fail("--warmup=" + std::to_string(warmup) +
          ": the number of untimed runs must be >= 0");
+  for (const cl::opt<int64_t> *tile : {&attentionQTile, &attentionKvTile})
+    if (tile->getNumOccurrences() && *tile < 0)
+      fail("--" + tile->ArgStr + "=" + std::to_string(*tile) +
+           ": a tile size is >= 1, or 0");
+  if (preferVectorWidth.getNumOccurrences() && preferVectorWidth != 0 &&
+      !llvm::is_contained({128u, 256u, 512u}, preferVectorWidth.getValue()))
+    fail("--prefer-vector-width=" + std::to_string(preferVectorWidth) +
+         ": expected 128, 256, 512 or 0 (LLVM's choice)");
   if (blasThreads < 1)
     fail("--blas-threads=" + std::to_string(blasThreads) +
          ": the number of OpenBLAS threads must be >= 1");
@@ -154,6 +178,11 @@ static JitOptions getJitOptions() {
   JitOptions options;
   options.optLevel = optLevel;
   options.blas = !noBlas;
+  options.attentionQTile = attentionQTile;
+  options.attentionKvTile = attentionKvTile;
+  options.preferVectorWidth = preferVectorWidth.getNumOccurrences()
+                                  ? preferVectorWidth.getValue()
+                                  : getHostVectorWidth();
   // Every rank compiles the same program: rank 0 writes it.
   options.llvmIrFile = world.rank == 0 ? dumpLlvmIr.getValue() : "";
   return options;

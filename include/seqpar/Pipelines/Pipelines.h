@@ -181,6 +181,12 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
 /// SP runs (a step's T new tokens are not split).
 void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
 
+/// Default queries and keys per attention tile on CPUs: a tile's f32
+/// scores, [b, a, 128, 256] x 4 bytes (0.75 MiB at 6 heads), stay in a
+/// core's L2 (docs/runtime-and-run.md, "Attention tiles").
+inline constexpr int64_t kDefaultAttentionQTile = 128;
+inline constexpr int64_t kDefaultAttentionKvTile = 256;
+
 /// Options of the `seqpar-lower-to-llvm` pipeline.
 struct LowerToLLVMPipelineOptions
     : public PassPipelineOptions<LowerToLLVMPipelineOptions> {
@@ -209,7 +215,13 @@ struct LowerToLLVMPipelineOptions
       *this, "attention-kv-tile",
       llvm::cl::desc("Keys per tile of attention blocks with more keys "
                      "(seqpar-tile-attention; 0: never tile)"),
-      llvm::cl::init(1024)};
+      llvm::cl::init(kDefaultAttentionKvTile)};
+  PassOptions::Option<int64_t> attentionQTile{
+      *this, "attention-q-tile",
+      llvm::cl::desc("Queries per tile of attention blocks with more "
+                     "queries (seqpar-tile-attention; 0: rows stay whole "
+                     "unless a causal attention tiles them for its skip)"),
+      llvm::cl::init(kDefaultAttentionQTile)};
 };
 
 /// The first part of `buildLowerToLLVMPipeline`: everything up to and with

@@ -161,10 +161,11 @@ struct Hardware {
   int64_t nodeSize = 1;   // devices sharing the fast link
   double intraAlpha = 0, intraBeta = 0; // s, bytes/s per device, one way
   double interAlpha = 0, interBeta = 0;
-  /// Keys per attention tile whose f32 scores live in device memory: 0 for
-  /// a flash kernel (scores stay on chip), seqpar-lower-to-llvm's
-  /// attention-kv-tile on CPUs (two [b, a, s_q, tile] tensors live).
-  int64_t attentionTile = 0;
+  /// Queries and keys per attention tile whose f32 scores live in device
+  /// memory: 0 for a flash kernel (scores stay on chip), seqpar-lower-to-
+  /// llvm's attention-q-tile and attention-kv-tile on CPUs (two
+  /// [b, a, q tile, kv tile] tensors live; a q tile of 0: all queries).
+  int64_t attentionQueryTile = 0, attentionTile = 0;
   /// Bytes per second one device reads from its memory (HBM, DRAM): the
   /// bound of a decode step, which reads every weight and its KV cache for
   /// a few tokens.

@@ -422,11 +422,17 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     [b, a, s, kv-tile] scores instead of [b, a, s, t]: for a 16k x 16k f32
     block, about 0.4 GiB per head instead of 6 GiB (six score-sized
     buffers).
-    A causal `seqpar.attention` whose queries are a multiple of `kv-tile`
-    becomes a loop over query tiles of `kv-tile` rows instead, each the
-    key-tile loop above over keys [0, end of the query tile) only: the key
-    tiles wholly in a query tile's future, which would merge as the empty
-    partial, are not computed (about half the work at long sequences).
+    With `q-tile`, a forward block with more queries (a multiple of it) is
+    first a loop over query tiles of `q-tile` rows (rows are independent),
+    each the key-tile loop above: every scores tensor is then
+    [b, a, q-tile, kv-tile], small enough to stay in cache.
+    A causal `seqpar.attention` (positions 0.., s = s_kv) becomes a loop
+    over query tiles (of `q-tile` rows, or of `kv-tile` without it), each
+    over keys [0, end of the query tile) only: tiles of `kv-tile` keys up to
+    the last whole one, then tiles of the query tile's size up to the
+    diagonal. The key tiles wholly in a query tile's future, which would
+    merge as the empty partial, are not computed (about half the work at
+    long sequences).
     The backward likewise: a `seqpar.attention_block_backward` with more
     than `kv-tile` queries or keys (multiples of it) becomes loops over
     query tiles and, inside, key tiles, each a block backward of at most
@@ -461,8 +467,13 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
   let options = [
     Option<"kvTile", "kv-tile", "int64_t", /*default=*/"1024",
            "Keys per tile; blocks with at most this many keys, or a number "
-           "not divisible by it, stay whole (0 disables; negative is an "
-           "error)">
+           "not divisible by it, stay whole (0 disables all tiling; "
+           "negative is an error)">,
+    Option<"qTile", "q-tile", "int64_t", /*default=*/"0",
+           "Queries per tile of forward blocks with more queries (a "
+           "multiple of it); 0: rows stay whole, except that a causal "
+           "attention is tiled by kv-tile for the causal skip (negative is "
+           "an error)">
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Attention blocks split into tiles">,

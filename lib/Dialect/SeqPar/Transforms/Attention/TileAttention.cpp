@@ -43,22 +43,70 @@ Value insertAlong(OpBuilder &b, Location loc, Value part, Value whole,
                                        strides);
 }
 
-/// The keys [0, keyEnd) of `op` as a loop over tiles of `tile` keys, each
-/// a smaller attention_block of `query` (rows at `qPositions`, `mask`'s
-/// rows) merged into the running partial, which starts empty.
+/// The largest (`largest`) or smallest of the static 1-D index tensor
+/// `positions`, compared unsigned as the causal mask compares positions.
+Value positionBound(OpBuilder &b, Location loc, Value positions,
+                    bool largest) {
+  Value init = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
+                                       b.getIndexType());
+  // -1 is the largest index read unsigned.
+  Value start = arith::ConstantIndexOp::create(b, loc, largest ? 0 : -1);
+  Value filled = linalg::FillOp::create(b, loc, start, init).getResult(0);
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, ValueRange{positions}, ValueRange{filled},
+      ArrayRef<int64_t>{0},
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value bound =
+            largest ? arith::MaxUIOp::create(nb, nl, args[0], args[1])
+                          .getResult()
+                    : arith::MinUIOp::create(nb, nl, args[0], args[1])
+                          .getResult();
+        linalg::YieldOp::create(nb, nl, bound);
+      });
+  return tensor::ExtractOp::create(b, loc, reduce.getResult(0), ValueRange{});
+}
+
+/// `merge(acc)` unless every key at `kvPositions` is after every query of a
+/// causal block (the last query at `qLast`), in which case the tile is
+/// wholly masked and its partial, the empty one, would leave `acc` as it
+/// is: a runtime check, for blocks whose positions are not known statically
+/// (ring steps, all-gather-KV, decode over a cache). With no `qLast`, just
+/// `merge(acc)`.
+SmallVector<Value> unlessInFuture(
+    OpBuilder &b, Location loc, Value qLast, Value kvPositions,
+    ValueRange acc,
+    function_ref<SmallVector<Value>(OpBuilder &, Location)> merge) {
+  if (!qLast)
+    return merge(b, loc);
+  Value kvFirst = positionBound(b, loc, kvPositions, /*largest=*/false);
+  Value future = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                       kvFirst, qLast);
+  auto branch = scf::IfOp::create(
+      b, loc, future,
+      [&](OpBuilder &ob, Location ol) { scf::YieldOp::create(ob, ol, acc); },
+      [&](OpBuilder &ob, Location ol) {
+        scf::YieldOp::create(ob, ol, merge(ob, ol));
+      });
+  return branch.getResults();
+}
+
+/// Keys [keyBegin, keyEnd) of `op` as a loop over tiles of `tile` keys,
+/// each a smaller attention_block of `query` (rows at `qPositions`,
+/// `mask`'s rows) merged into the running partial, which starts at `init`.
+/// With `qLast` (the largest query position of a causal block), tiles
+/// wholly after it are skipped at run time.
 scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
                             Value query, Value qPositions, Value mask,
-                            Value keyEnd, int64_t tile) {
+                            Value keyBegin, Value keyEnd, int64_t tile,
+                            AttentionPartial init, Value qLast = nullptr) {
   auto queryType = cast<RankedTensorType>(query.getType());
   auto outType = cast<RankedTensorType>(op.getOut().getType())
                      .clone(queryType.getShape());
   auto rowType = RankedTensorType::get(queryType.getShape().drop_back(),
                                        b.getF32Type());
-  AttentionPartial empty = buildEmptyAttentionPartial(b, loc, outType);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value step = arith::ConstantIndexOp::create(b, loc, tile);
   return scf::ForOp::create(
-      b, loc, zero, keyEnd, step, empty.values(),
+      b, loc, keyBegin, keyEnd, step, init.values(),
       [&](OpBuilder &nb, Location nloc, Value at, ValueRange acc) {
         auto slice = [&](Value whole, int64_t dim) {
           return SequenceShardBuilder::sliceAlong(nb, nloc, whole, dim, at,
@@ -72,40 +120,34 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
         if (tileMask &&
             cast<RankedTensorType>(tileMask.getType()).getDimSize(3) != 1)
           tileMask = slice(tileMask, 3);
-        // The tile's positions key its dropout: the whole block's mask.
-        auto part = AttentionBlockOp::create(
-            nb, nloc, outType, rowType, rowType, query, k, v, qPositions,
-            kvPos, tileMask, op.getHeadOffset(), op.getScaleAttr(),
-            op.getCausalAttr());
-        cloneAttentionDropout(op.getDropout(), part.getDropout());
-        AttentionPartial merged = buildAttentionMerge(
-            nb, nloc, AttentionPartial::of(acc), AttentionPartial::of(part));
-        scf::YieldOp::create(nb, nloc, merged.values());
+        auto merge = [&](OpBuilder &mb, Location ml) -> SmallVector<Value> {
+          // The tile's positions key its dropout: the whole block's mask.
+          auto part = AttentionBlockOp::create(
+              mb, ml, outType, rowType, rowType, query, k, v, qPositions,
+              kvPos, tileMask, op.getHeadOffset(), op.getScaleAttr(),
+              op.getCausalAttr());
+          cloneAttentionDropout(op.getDropout(), part.getDropout());
+          return llvm::to_vector(
+              buildAttentionMerge(mb, ml, AttentionPartial::of(acc),
+                                  AttentionPartial::of(part))
+                  .values());
+        };
+        scf::YieldOp::create(
+            nb, nloc, unlessInFuture(nb, nloc, qLast, kvPos, acc, merge));
       });
 }
 
-/// The block as a loop over key/value tiles of `tile` keys, each a smaller
-/// attention_block merged into the running partial.
-void tileBlock(AttentionBlockOp op, int64_t tile) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
-  Value keyEnd = arith::ConstantIndexOp::create(b, loc, keys);
-  scf::ForOp loop =
-      buildKeyTileLoop(b, loc, op, op.getQuery(), op.getQPositions(),
-                       op.getMask(), keyEnd, tile);
-  op->replaceAllUsesWith(loop.getResults());
-  op->erase();
-}
+/// The partial of one query tile (rows `query` at `qPositions`, `mask`'s
+/// rows, starting at row `at`) of a block.
+using QueryTileBody = function_ref<AttentionPartial(
+    OpBuilder &, Location, Value at, Value query, Value qPositions,
+    Value mask)>;
 
-/// A causal block whose query and key positions are both 0.. (non-CP
-/// attention, `asBlock`) as a loop over query tiles of `tile` rows, each
-/// over the key tiles it can see: query tile [q, q + tile) sees keys
-/// [0, q + tile) only (a key at position j is masked for every query
-/// before j), so the tiles wholly in its future are never computed: about
-/// half the work of the key loop alone. The skipped tiles would have
-/// merged as the empty partial, which a merge ignores.
-void tileCausalBlock(AttentionBlockOp op, int64_t tile) {
+/// `op`'s rows as a loop over query tiles of `tile` rows, each computed by
+/// `body` and written into the block's (out, row max, row sum). Rows are
+/// independent (each row's softmax is its own), so any block splits so.
+void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
+                            QueryTileBody body) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto outType = cast<RankedTensorType>(op.getOut().getType());
@@ -125,24 +167,130 @@ void tileCausalBlock(AttentionBlockOp op, int64_t tile) {
           return SequenceShardBuilder::sliceAlong(nb, nloc, value, dim, at,
                                                   tile);
         };
+        // Separate statements: argument evaluation order would order them.
         Value query = rows(op.getQuery(), 2);
         Value qPositions = rows(op.getQPositions(), 0);
         // A mask's query rows follow the tile (a broadcast one stays).
         Value mask = op.getMask();
         if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(2) != 1)
           mask = rows(mask, 2);
-        // Causal attention has s = s_kv (its verifier): keyEnd <= keys.
-        Value keyEnd = arith::AddIOp::create(
-            nb, nloc, at, arith::ConstantIndexOp::create(nb, nloc, tile));
-        scf::ForOp part = buildKeyTileLoop(nb, nloc, op, query, qPositions,
-                                           mask, keyEnd, tile);
+        AttentionPartial part = body(nb, nloc, at, query, qPositions, mask);
         SmallVector<Value> merged;
-        for (auto [piece, into] : llvm::zip(part.getResults(), acc))
+        for (auto [piece, into] : llvm::zip(part.values(), acc))
           merged.push_back(insertAlong(nb, nloc, piece, into, 2, at));
         scf::YieldOp::create(nb, nloc, merged);
       });
   op->replaceAllUsesWith(loop.getResults());
   op->erase();
+}
+
+/// The empty partial for `query`'s rows of `op`.
+AttentionPartial emptyPartialFor(OpBuilder &b, Location loc,
+                                 AttentionBlockOp op, Value query) {
+  auto outType = cast<RankedTensorType>(op.getOut().getType())
+                     .clone(cast<RankedTensorType>(query.getType()).getShape());
+  return buildEmptyAttentionPartial(b, loc, outType);
+}
+
+/// The block as loops over query tiles of `qTile` rows (when fewer than its
+/// rows) and, inside, key tiles of `kTile` keys (when fewer than its keys),
+/// each a smaller attention_block merged into the running partial. Small
+/// tiles keep a tile's [b, a, qTile, kTile] scores in cache
+/// (docs/runtime-and-run.md, "Attention tiles").
+void tileBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
+  int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
+  // A causal block's tiles wholly in its queries' future are skipped.
+  auto lastQuery = [&](OpBuilder &b, Location loc, Value qPositions) {
+    return op.getCausal()
+               ? positionBound(b, loc, qPositions, /*largest=*/true)
+               : Value();
+  };
+  auto keyLoop = [&](OpBuilder &b, Location loc, Value query,
+                     Value qPositions, Value mask) {
+    Value begin = arith::ConstantIndexOp::create(b, loc, 0);
+    Value end = arith::ConstantIndexOp::create(b, loc, keys);
+    Value qLast = lastQuery(b, loc, qPositions);
+    return AttentionPartial::of(
+        buildKeyTileLoop(b, loc, op, query, qPositions, mask, begin, end,
+                         kTile, emptyPartialFor(b, loc, op, query), qLast)
+            .getResults());
+  };
+  int64_t queries =
+      cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
+  if (qTile == queries) {
+    OpBuilder b(op);
+    AttentionPartial whole = keyLoop(b, op.getLoc(), op.getQuery(),
+                                     op.getQPositions(), op.getMask());
+    op->replaceAllUsesWith(whole.values());
+    op->erase();
+    return;
+  }
+  replaceByQueryTileLoop(
+      op, qTile,
+      [&](OpBuilder &b, Location loc, Value, Value query, Value qPositions,
+          Value mask) -> AttentionPartial {
+        if (kTile < keys)
+          return keyLoop(b, loc, query, qPositions, mask);
+        auto rowType = RankedTensorType::get(
+            cast<RankedTensorType>(query.getType()).getShape().drop_back(),
+            b.getF32Type());
+        AttentionPartial empty = emptyPartialFor(b, loc, op, query);
+        auto whole = [&](OpBuilder &wb, Location wl) -> SmallVector<Value> {
+          auto part = AttentionBlockOp::create(
+              wb, wl,
+              cast<RankedTensorType>(op.getOut().getType())
+                  .clone(cast<RankedTensorType>(query.getType()).getShape()),
+              rowType, rowType, query, op.getKey(), op.getValue(), qPositions,
+              op.getKvPositions(), mask, op.getHeadOffset(),
+              op.getScaleAttr(), op.getCausalAttr());
+          cloneAttentionDropout(op.getDropout(), part.getDropout());
+          return llvm::to_vector(AttentionPartial::of(part).values());
+        };
+        return AttentionPartial::of(unlessInFuture(
+            b, loc, lastQuery(b, loc, qPositions), op.getKvPositions(),
+            empty.values(), whole));
+      });
+}
+
+/// A causal block whose query and key positions are both 0.. (non-CP
+/// attention, `asBlock`) as a loop over query tiles of `qTile` rows, each
+/// over the keys it can see: query tile [q, q + qTile) sees keys
+/// [0, q + qTile) only (a key at position j is masked for every query
+/// before j), so the tiles wholly in its future are never computed: about
+/// half the work of the key loop alone. The skipped tiles would have
+/// merged as the empty partial, which a merge ignores. The visible keys
+/// are tiles of `kTile` (a multiple of `qTile`) up to the last whole one,
+/// then tiles of `qTile` up to the diagonal.
+void tileCausalBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
+  replaceByQueryTileLoop(
+      op, qTile,
+      [&](OpBuilder &b, Location loc, Value at, Value query, Value qPositions,
+          Value mask) -> AttentionPartial {
+        auto index = [&](int64_t v) {
+          return arith::ConstantIndexOp::create(b, loc, v).getResult();
+        };
+        // Causal attention has s = s_kv (its verifier): keyEnd <= keys.
+        Value keyEnd = arith::AddIOp::create(b, loc, at, index(qTile));
+        Value wholeEnd =
+            kTile == qTile
+                ? keyEnd
+                : arith::MulIOp::create(
+                      b, loc,
+                      arith::DivUIOp::create(b, loc, keyEnd, index(kTile)),
+                      index(kTile))
+                      .getResult();
+        AttentionPartial partial = AttentionPartial::of(
+            buildKeyTileLoop(b, loc, op, query, qPositions, mask, index(0),
+                             wholeEnd, kTile,
+                             emptyPartialFor(b, loc, op, query))
+                .getResults());
+        if (kTile == qTile)
+          return partial;
+        return AttentionPartial::of(
+            buildKeyTileLoop(b, loc, op, query, qPositions, mask, wholeEnd,
+                             keyEnd, qTile, partial)
+                .getResults());
+      });
 }
 
 /// The block backward `op` as loops over query tiles of `qTile` rows and,
@@ -262,23 +410,42 @@ struct TileAttentionPass
              "expected keys per tile >= 1, or 0 to disable tiling";
       return signalPassFailure();
     }
+    if (qTile < 0) {
+      getOperation()->emitError()
+          << "tile-attention: q-tile=" << qTile.getValue()
+          << " (seqpar-lower-to-llvm: attention-q-tile) is not a tile size: "
+             "expected queries per tile >= 1, or 0 for whole rows";
+      return signalPassFailure();
+    }
     if (kvTile == 0)
       return;
-    // Empty K/V (b, a_kv or d = 0) has no tile to slice.
-    auto tiles = [&](Value key) {
-      auto type = cast<RankedTensorType>(key.getType());
-      int64_t keys = type.getDimSize(2);
-      return type.getNumElements() > 0 && keys > kvTile && keys % kvTile == 0;
+    // A dim of `n` splits into tiles of `tile` when longer and a multiple.
+    auto tileFor = [](int64_t n, int64_t tile) {
+      return tile > 0 && n > tile && n % tile == 0 ? tile : n;
     };
-    SmallVector<AttentionBlockOp> blocks, causalBlocks;
+    auto extent = [](Value v, int64_t dim) {
+      return cast<RankedTensorType>(v.getType()).getDimSize(dim);
+    };
+    // Empty K/V or queries (b, a_kv or d = 0) have no tile to slice.
+    auto nonEmpty = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getNumElements() > 0;
+    };
+    auto tiles = [&](Value key) {
+      return nonEmpty(key) && tileFor(extent(key, 2), kvTile) < extent(key, 2);
+    };
+    auto tilesForward = [&](Value query, Value key) {
+      return nonEmpty(query) && nonEmpty(key) &&
+             (tiles(key) ||
+              tileFor(extent(query, 2), qTile) < extent(query, 2));
+    };
+    SmallVector<AttentionBlockOp> blocks;
     SmallVector<AttentionOp> attentions;
     SmallVector<AttentionBlockBackwardOp> blockBackwards;
     SmallVector<AttentionBackwardOp> backwards;
     // A block backward is tiled when its keys or its queries are.
     auto tilesRows = [&](Value query) {
-      auto type = cast<RankedTensorType>(query.getType());
-      int64_t rows = type.getDimSize(2);
-      return type.getNumElements() > 0 && rows > kvTile && rows % kvTile == 0;
+      return nonEmpty(query) &&
+             tileFor(extent(query, 2), kvTile) < extent(query, 2);
     };
     getOperation()->walk([&](Operation *op) {
       if (auto grad = dyn_cast<AttentionBlockBackwardOp>(op);
@@ -291,30 +458,44 @@ struct TileAttentionPass
                   .getElementType()))
         backwards.push_back(whole);
       if (auto block = dyn_cast<AttentionBlockOp>(op);
-          block && tiles(block.getKey()))
+          block && tilesForward(block.getQuery(), block.getKey()))
         blocks.push_back(block);
       auto attention = dyn_cast<AttentionOp>(op);
-      Type elem = attention
-                      ? cast<RankedTensorType>(attention.getQuery().getType())
-                            .getElementType()
-                      : Type();
-      if (attention && tiles(attention.getKey()) &&
-          (elem.isF32() || elem.isF16() || elem.isBF16()))
+      if (attention &&
+          tilesForward(attention.getQuery(), attention.getKey()) &&
+          isa<Float32Type, Float16Type, BFloat16Type>(
+              cast<RankedTensorType>(attention.getQuery().getType())
+                  .getElementType()))
         attentions.push_back(attention);
     });
-    // Causal attention over positions 0.. skips the future (its queries,
-    // s = s_kv, split into whole tiles as its keys do).
-    for (AttentionOp attention : attentions)
-      (attention.getCausal() ? causalBlocks : blocks)
-          .push_back(buildAttentionAsBlock(attention));
-    for (AttentionBlockOp block : blocks) {
-      tileBlock(block, kvTile);
+    // Tiles a forward block; a causal one over positions 0.. (s = s_kv)
+    // skips the key tiles in each query tile's future.
+    auto tileForward = [&](AttentionBlockOp block, bool causalFromZero) {
+      int64_t rows = extent(block.getQuery(), 2);
+      int64_t q = tileFor(rows, qTile), k = tileFor(extent(block.getKey(), 2),
+                                                    kvTile);
+      if (causalFromZero) {
+        // Without query tiles of its own the causal skip tiles the rows as
+        // the keys; the diagonal tiles are query tiles.
+        if (q == rows)
+          q = k;
+        if (k % q != 0)
+          k = q;
+        if (q < rows) {
+          tileCausalBlock(block, q, k);
+          ++numCausalSkipping;
+          ++numTiled;
+          return;
+        }
+      }
+      tileBlock(block, q, k);
       ++numTiled;
-    }
-    for (AttentionBlockOp block : causalBlocks) {
-      tileCausalBlock(block, kvTile);
-      ++numTiled;
-      ++numCausalSkipping;
+    };
+    for (AttentionBlockOp block : blocks)
+      tileForward(block, /*causalFromZero=*/false);
+    for (AttentionOp attention : attentions) {
+      bool causal = attention.getCausal();
+      tileForward(buildAttentionAsBlock(attention), causal);
     }
     // The block backward over query and key tiles (either may be whole).
     auto tileOf = [&](Value value) {
@@ -333,12 +514,8 @@ struct TileAttentionPass
     for (AttentionBackwardOp whole : backwards) {
       AttentionBlockBackwardOp grad = buildAttentionBackwardAsBlocks(whole);
       auto stats = grad.getRowMax().getDefiningOp<AttentionBlockOp>();
-      if (stats && tiles(stats.getKey())) {
-        if (stats.getCausal())
-          tileCausalBlock(stats, kvTile);
-        else
-          tileBlock(stats, kvTile);
-      }
+      if (stats && tilesForward(stats.getQuery(), stats.getKey()))
+        tileForward(stats, stats.getCausal());
       tileBackward(grad, /*fromZero=*/true);
     }
   }
