@@ -371,9 +371,12 @@ Value buildRepeat(OpBuilder &b, linalg::GenericOp op) {
   for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
     int64_t extent = sourceType.getDimSize(dim);
     std::optional<DimOrConstant> value = evaluateIndex(op, index, extent);
-    if (value && value->dim == dim &&
-        resultType.getDimSize(dim) == extent)
-      continue; // read whole at its own loop
+    // Read whole at its own loop; a unit dim's index canonicalizes to the
+    // constant 0 (a batch of one).
+    bool whole = value && (value->dim == dim || (extent == 1 && !value->dim &&
+                                                 value->constant == 0));
+    if (whole && resultType.getDimSize(dim) == extent)
+      continue;
     std::optional<RepeatIndex> r = evaluateRepeatIndex(
         op, index, extent, resultType.getDimSize(dim));
     if (repeat || !r || r->dim != dim || resultType.getDimSize(dim) == extent)

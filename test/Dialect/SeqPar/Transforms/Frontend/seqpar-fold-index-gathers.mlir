@@ -331,3 +331,29 @@ func.func @repeats(%kv: tensor<1x2x4x8xf32>)
   } -> tensor<1x4x4x8xf32>
   return %r0, %r1, %r2, %r3, %r4 : tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>
 }
+
+// -----
+
+// The same repeat once canonicalization has folded the batch of one's
+// linalg.index to the constant 0.
+
+// CHECK-LABEL: func.func @repeat_batch_one(
+// CHECK: linalg.broadcast {{.*}} dimensions = [2]
+// CHECK: tensor.collapse_shape
+// CHECK-NOT: tensor.extract
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @repeat_batch_one(%kv: tensor<1x2x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.empty() : tensor<1x4x4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%out: f32):
+    %h = linalg.index 1 : index
+    %g = arith.divui %h, %c2 : index
+    %i = linalg.index 2 : index
+    %d = linalg.index 3 : index
+    %v = tensor.extract %kv[%c0, %g, %i, %d] : tensor<1x2x4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x4x4x8xf32>
+  return %r : tensor<1x4x4x8xf32>
+}
