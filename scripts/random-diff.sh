@@ -20,9 +20,11 @@
 # query a key; bf16 seeds within seqpar-run's bf16 bound, 2e-2), every
 # linear must be planned (every layer's blocks split, every all_reduce of
 # theirs a reduce_scatter; K/V left replicated only under a tile) and every
-# attention raised and distributed with the strategy asked for: an
-# attention left unraised would match too, its keys all-gathered, so the
-# error alone does not tell. "forms:[...]" says which forms were drawn.
+# attention raised and distributed with the strategy asked for (but a
+# causal model's under a padding mask added to its causal select, which
+# the raiser cannot prove the causal flag plus a mask: docs/semantics.md
+# §4.5): an attention left unraised would match too, its keys
+# all-gathered, so the error alone does not tell. "forms:[...]" says which forms were drawn.
 #
 # With --training, each seed draws a training program instead
 # (bench/gen_train_graph.py: forward + hand-written backward, the loss and

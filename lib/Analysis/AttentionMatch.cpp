@@ -14,8 +14,11 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cmath>
 #include <functional>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -461,29 +464,34 @@ struct PendingDropout {
   SmallVector<AffineExpr> coords;
 };
 
-/// Scale and masks peeled off the logits.
+/// Scale and masks peeled off the logits: at most one additive mask (a
+/// tensor, a term computed in the body, or a -inf select under another
+/// condition) and at most one causal select, in either order.
 struct LogitTerms {
+  /// Product of the scales peeled so far (applied after what is peeled
+  /// next).
   double scale = 1.0;
-  /// Product of the scales applied after the mask (they scale it too).
-  double maskScale = 1.0;
-  bool hasMask = false;
   /// Additive mask: the tensor and the coordinates the logits read.
   Value mask;
   SmallVector<AffineExpr> maskCoords;
-  /// A select hiding key > query logits behind this value.
-  std::optional<double> selectHidden;
   /// A mask computed in the body of the op that applies it, with the
   /// coordinates of that op's result; for an additive term that is
   /// select(key <= query, 0, c), c.
   BodyMask bodyMask;
   SmallVector<AffineExpr> bodyMaskCoords;
   std::optional<double> bodyCausalHidden;
+  /// The scales applied after the additive mask (they scale it too).
+  double additiveScale = 1.0;
+  /// A select hiding key > query logits behind this value, and the scales
+  /// applied after it.
+  std::optional<double> selectHidden;
+  double selectScale = 1.0;
+  /// With both: the program selects first and adds the mask to the
+  /// select's result (Hugging Face GPT-2's eager attention), rather than
+  /// selecting among the masked logits.
+  bool selectThenAdd = false;
 
-  void applyScale(double c) {
-    scale *= c;
-    if (!hasMask)
-      maskScale *= c;
-  }
+  bool hasAdditive() const { return mask || bodyMask.op; }
 };
 
 
@@ -567,16 +575,17 @@ bool peelBody(linalg::LinalgOp op, BlockArgument dataArg,
       }
       if (!c)
         return false;
-      t.applyScale(*c);
+      t.scale *= *c;
     } else if (auto div = dyn_cast<arith::DivFOp>(def)) {
       std::optional<double> c = scalarOperand(div.getRhs(), op);
       if (!c || *c == 0.0)
         return false;
-      t.applyScale(1.0 / *c);
+      t.scale *= 1.0 / *c;
       x = div.getLhs();
     } else if (auto add = dyn_cast<arith::AddFOp>(def)) {
-      if (t.hasMask)
+      if (t.hasAdditive())
         return false;
+      t.additiveScale = t.scale;
       auto isInput = [&](Value v) {
         auto arg = dyn_cast<BlockArgument>(v);
         return arg && arg.getOwner() == body && arg != dataArg &&
@@ -595,7 +604,6 @@ bool peelBody(linalg::LinalgOp op, BlockArgument dataArg,
         if (lhsData == rhsData || !generic)
           return false;
         Value term = lhsData ? add.getRhs() : add.getLhs();
-        t.hasMask = true;
         t.bodyMask = {generic, term, false, true, maskLoops(generic, term)};
         t.bodyMaskCoords.assign(loops.begin(), loops.end());
         // select(key <= query, 0, c): causal when c is low enough.
@@ -617,13 +625,10 @@ bool peelBody(linalg::LinalgOp op, BlockArgument dataArg,
       }
       OpOperand *mask =
           op.getDpsInputOperand(cast<BlockArgument>(maskArg).getArgNumber());
-      t.hasMask = true;
       t.mask = mask->get();
       t.maskCoords = operandCoords(op, mask->getOperandNumber(), loops);
       x = maskArg == add.getRhs() ? add.getLhs() : add.getRhs();
     } else if (auto select = dyn_cast<arith::SelectOp>(def)) {
-      if (t.hasMask)
-        return false;
       std::optional<double> hiddenFalse =
           scalarOperand(select.getFalseValue(), op);
       std::optional<double> hiddenTrue =
@@ -638,6 +643,8 @@ bool peelBody(linalg::LinalgOp op, BlockArgument dataArg,
         // -inf exactly (x + -inf = -inf for finite x); a finite hidden
         // value is not: a row that hides every key would weigh its keys
         // by x + c rather than uniformly.
+        if (t.hasAdditive())
+          return false;
         double hidden = keepTrue ? *hiddenFalse : *hiddenTrue;
         auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
         if (!std::isinf(hidden) || hidden > 0 || !generic ||
@@ -647,14 +654,19 @@ bool peelBody(linalg::LinalgOp op, BlockArgument dataArg,
                 "additive mask it would differ on rows that hide every key)";
           return false;
         }
-        t.hasMask = true;
+        t.additiveScale = t.scale;
         t.bodyMask = {generic, select.getCondition(), true, keepTrue,
                       maskLoops(generic, select.getCondition())};
         t.bodyMaskCoords.assign(loops.begin(), loops.end());
         x = keepTrue ? select.getTrueValue() : select.getFalseValue();
         continue;
       }
-      t.hasMask = true;
+      if (t.selectHidden)
+        return false;
+      // Peeled from the result back: an additive mask peeled already is
+      // added after this select.
+      t.selectThenAdd = t.hasAdditive();
+      t.selectScale = t.scale;
       t.selectHidden = keepTrue ? *hiddenFalse : *hiddenTrue;
       x = keepTrue ? select.getTrueValue() : select.getFalseValue();
     } else {
@@ -710,6 +722,59 @@ Value peelLogits(Value logits, SmallVectorImpl<AffineExpr> &coords,
     v = data[0]->get();
   }
   return v;
+}
+
+/// Whether a causal select hiding logits behind `hidden` (scaled as the
+/// softmax sees it, at or below `limit`) together with the additive mask of
+/// `t` is the causal flag plus that mask (docs/semantics.md §4.5). It is
+/// when every future key stays hidden in every row: its logit (hidden, plus
+/// the mask when the select comes first) lies `limit` below the row's
+/// largest visible logit, which is at least the mask's least value; or,
+/// when hidden is -inf, when the mask cannot add +inf to it. A row whose
+/// visible keys the mask hides as low as the select hides future ones
+/// (finfo.min padding behind finfo.min or -1e9, a row with no visible key)
+/// would otherwise weigh the future keys, which the causal flag never does.
+/// False with `why` set when that cannot be proven from the mask's bounds.
+bool causalSelectWithMask(const LogitTerms &t, double hidden, double limit,
+                          std::string &why) {
+  std::optional<MaskBounds> bounds;
+  if (t.bodyMask.isSelect)
+    bounds = MaskBounds{-std::numeric_limits<double>::infinity(), 0.0};
+  else if (t.bodyMask.op)
+    bounds = maskBounds(t.bodyMask.value, t.bodyMask.op);
+  else
+    bounds = maskBounds(t.mask);
+  if (bounds && t.additiveScale > 0)
+    bounds = MaskBounds{bounds->lo * t.additiveScale,
+                        bounds->hi * t.additiveScale};
+  else
+    bounds.reset();
+  std::string order = t.selectThenAdd ? "a causal select followed by an "
+                                        "additive mask"
+                                      : "an additive mask followed by a "
+                                        "causal select";
+  if (!bounds) {
+    why = "the logits are masked by " + order +
+          " whose values are not bounded (an argument, or ops the bounds "
+          "are not followed through), so future keys may not stay hidden "
+          "in rows the mask hides";
+    return false;
+  }
+  // -inf stays -inf after adding anything but +inf.
+  if (std::isinf(hidden) &&
+      (!t.selectThenAdd ||
+       bounds->hi < std::numeric_limits<double>::infinity()))
+    return true;
+  double future = t.selectThenAdd ? hidden + bounds->hi : hidden;
+  if (!std::isinf(bounds->lo) && future - bounds->lo <= limit)
+    return true;
+  why = llvm::formatv("the logits are masked by {0} hiding future keys at "
+                      "{1:e} and the mask's values lie in [{2:e}, {3:e}]: a "
+                      "row whose visible keys the mask hides could weigh "
+                      "future keys, which the causal flag never does",
+                      order, hidden, bounds->lo, bounds->hi)
+            .str();
+  return false;
 }
 
 /// The rest of the match once P, the logits' terms and Q.K^T are known, for
@@ -845,34 +910,44 @@ LogicalResult matchWithQuery(const QueryView &q, const Space &space,
   // Scale and mask.
   m.scale = terms.scale;
   int64_t s = space.sizes[space.numBatch], t = space.sizes[space.numBatch + 1];
-  std::optional<double> hidden = terms.selectHidden;
-  if (terms.mask)
-    hidden = causalMaskValue(terms.mask, terms.maskCoords, space.i(), space.j(),
-                             space.sizes);
-  if (terms.bodyMask.op)
-    hidden = terms.bodyCausalHidden;
   Type logitType =
       cast<ShapedType>(m.probabilities.getType()).getElementType();
-  bool lowEnough = hidden && terms.maskScale > 0 &&
-                   *hidden * terms.maskScale <= maskedLogitLimit(logitType);
-  if (terms.selectHidden && (!lowEnough || s != t)) {
-    why = "the select hides logits with a value above -1e8 (-32752 in "
-          "f16; not -inf for every row), or s != t";
-    return failure();
-  }
+  double limit = maskedLogitLimit(logitType);
   m.causal = false;
   m.mask = HeadsOperand();
   m.bodyMask = BodyMask();
-  if (lowEnough && s == t) {
+  if (terms.selectHidden) {
+    double hidden = *terms.selectHidden * terms.selectScale;
+    if (!(terms.selectScale > 0 && hidden <= limit) || s != t) {
+      why = "the select hides logits with a value above -1e8 (-32752 in "
+            "f16; not -inf for every row), or s != t";
+      return failure();
+    }
+    if (terms.hasAdditive() &&
+        !causalSelectWithMask(terms, hidden, limit, why))
+      return failure();
     m.causal = true;
-    return success();
+    if (!terms.hasAdditive())
+      return success();
+  } else {
+    std::optional<double> hidden;
+    if (terms.mask)
+      hidden = causalMaskValue(terms.mask, terms.maskCoords, space.i(),
+                               space.j(), space.sizes);
+    if (terms.bodyMask.op)
+      hidden = terms.bodyCausalHidden;
+    if (hidden && terms.additiveScale > 0 &&
+        *hidden * terms.additiveScale <= limit && s == t) {
+      m.causal = true;
+      return success();
+    }
+    if (!terms.hasAdditive())
+      return success();
   }
-  if (!terms.mask && !terms.bodyMask.op)
-    return success();
   // A select's -inf stays -inf under a positive scale; an added term is
   // scaled.
-  bool scaledOk = terms.maskScale == 1.0 ||
-                  (terms.bodyMask.isSelect && terms.maskScale > 0);
+  bool scaledOk = terms.additiveScale == 1.0 ||
+                  (terms.bodyMask.isSelect && terms.additiveScale > 0);
   if (!scaledOk) {
     why = "the mask is added before the scale";
     return failure();

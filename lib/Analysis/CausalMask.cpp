@@ -14,8 +14,12 @@
 #include "seqpar/Analysis/ElementTrace.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <memory>
 
 using namespace mlir;
@@ -220,4 +224,209 @@ std::optional<bool> seqpar::causalCondition(Value cond, linalg::LinalgOp op,
                                             ArrayRef<int64_t> dimSizes) {
   return visibleWhenTrue(evalScalar(cond, op, loops, dimSizes.size(), 0), query,
                          key, dimSizes);
+}
+
+//===----------------------------------------------------------------------===//
+// Bounds on a mask's values
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+std::optional<MaskBounds> tensorBounds(Value v, int depth);
+
+/// `x` as the program holds it in `type`: rounded to a float type (beyond
+/// its largest value, +-inf), or clamped to an integer type's signed range.
+double roundTo(double x, Type type) {
+  if (std::isinf(x))
+    return x;
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    APFloat f(x);
+    bool lost;
+    f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return f.convertToDouble();
+  }
+  return x;
+}
+
+/// Every value of integer type `type`, read as signed (i1: -1 and 0).
+MaskBounds integerRange(Type type) {
+  if (type.isIndex())
+    return {-kInf, kInf};
+  unsigned w = type.getIntOrFloatBitWidth();
+  return {-std::ldexp(1.0, w - 1), std::ldexp(1.0, w - 1) - 1};
+}
+
+/// The bounds of `a op b` for each corner, or nullopt when one is NaN.
+std::optional<MaskBounds> corners(MaskBounds a, MaskBounds b,
+                                  double (*f)(double, double)) {
+  double c[] = {f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)};
+  if (llvm::any_of(c, [](double x) { return std::isnan(x); }))
+    return std::nullopt;
+  return MaskBounds{*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
+}
+
+/// Bounds on scalar `v`, computed in `op`'s body (or outside any body when
+/// `op` is null: a constant).
+std::optional<MaskBounds> scalarBounds(Value v, linalg::LinalgOp op,
+                                       int depth) {
+  if (depth > 32)
+    return std::nullopt;
+  Type type = v.getType();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (!op || arg.getOwner() != op.getBlock() ||
+        arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
+      return std::nullopt; // the op's output: an accumulator, not a mask
+    Value input = op.getDpsInputOperand(arg.getArgNumber())->get();
+    if (isa<RankedTensorType>(input.getType()))
+      return tensorBounds(input, depth + 1);
+    return scalarBounds(input, nullptr, depth + 1);
+  }
+  FloatAttr f;
+  IntegerAttr i;
+  if (matchPattern(v, m_Constant(&f))) {
+    double x = f.getValueAsDouble();
+    if (std::isnan(x))
+      return std::nullopt;
+    return MaskBounds{x, x};
+  }
+  if (matchPattern(v, m_Constant(&i))) {
+    double x = type.isInteger(1) && i.getValue().isOne()
+                   ? -1.0
+                   : double(i.getValue().getSExtValue());
+    return MaskBounds{x, x};
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || !op || def->getBlock() != op.getBlock()) {
+    // Integers computed anywhere hold at most their type's values.
+    if (type.isIntOrIndex())
+      return integerRange(type);
+    return std::nullopt;
+  }
+  auto operand = [&](unsigned k) {
+    return scalarBounds(def->getOperand(k), op, depth);
+  };
+  if (isa<linalg::IndexOp>(def))
+    return MaskBounds{0, kInf};
+  if (isa<arith::CmpIOp, arith::CmpFOp>(def))
+    return MaskBounds{-1, 0}; // i1 read as signed
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    std::optional<MaskBounds> a = operand(1), b = operand(2);
+    if (!a || !b)
+      return std::nullopt;
+    return MaskBounds{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
+  }
+  if (isa<arith::SIToFPOp, arith::UIToFPOp, arith::ExtFOp, arith::TruncFOp,
+          arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp>(def)) {
+    std::optional<MaskBounds> a = operand(0);
+    if (!a)
+      return std::nullopt;
+    Type from = def->getOperand(0).getType();
+    if (isa<arith::UIToFPOp, arith::ExtUIOp>(def) && a->lo < 0)
+      // Unsigned: a negative signed value reads as up to 2^w - 1.
+      a = MaskBounds{0, std::ldexp(1.0, from.getIntOrFloatBitWidth()) - 1};
+    return MaskBounds{roundTo(a->lo, type), roundTo(a->hi, type)};
+  }
+  if (isa<arith::NegFOp>(def)) {
+    std::optional<MaskBounds> a = operand(0);
+    if (!a)
+      return std::nullopt;
+    return MaskBounds{-a->hi, -a->lo};
+  }
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+          arith::MaximumFOp, arith::MinimumFOp>(def)) {
+    std::optional<MaskBounds> a = operand(0), b = operand(1);
+    if (!a || !b)
+      return std::nullopt;
+    std::optional<MaskBounds> r;
+    if (isa<arith::AddFOp>(def))
+      r = corners(*a, *b, [](double x, double y) { return x + y; });
+    else if (isa<arith::SubFOp>(def))
+      r = corners(*a, *b, [](double x, double y) { return x - y; });
+    else if (isa<arith::MulFOp>(def))
+      r = corners(*a, *b, [](double x, double y) { return x * y; });
+    else if (isa<arith::DivFOp>(def)) {
+      if (b->lo <= 0 && b->hi >= 0)
+        return std::nullopt; // a divisor that may be 0
+      r = corners(*a, *b, [](double x, double y) { return x / y; });
+    } else if (isa<arith::MaximumFOp>(def))
+      r = MaskBounds{std::max(a->lo, b->lo), std::max(a->hi, b->hi)};
+    else
+      r = MaskBounds{std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
+    if (!r)
+      return std::nullopt;
+    return MaskBounds{roundTo(r->lo, type), roundTo(r->hi, type)};
+  }
+  if (type.isIntOrIndex())
+    return integerRange(type);
+  return std::nullopt;
+}
+
+std::optional<MaskBounds> tensorBounds(Value v, int depth) {
+  if (depth > 32)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return std::nullopt;
+  Type elem = type.getElementType();
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    // A function argument: any integer of its type, an unknown float.
+    return elem.isIntOrIndex() ? std::optional(integerRange(elem))
+                               : std::nullopt;
+  DenseElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense))) {
+    MaskBounds b{kInf, -kInf};
+    if (isa<FloatType>(elem)) {
+      for (APFloat x : dense.getValues<APFloat>()) {
+        double d = x.convertToDouble();
+        if (std::isnan(d))
+          return std::nullopt;
+        b = {std::min(b.lo, d), std::max(b.hi, d)};
+      }
+    } else if (elem.isInteger()) {
+      for (APInt x : dense.getValues<APInt>()) {
+        double d = elem.isInteger(1) && x.isOne() ? -1.0
+                                                  : double(x.getSExtValue());
+        b = {std::min(b.lo, d), std::max(b.hi, d)};
+      }
+    } else {
+      return std::nullopt;
+    }
+    return b;
+  }
+  // Data movement: the values of its source.
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+          tensor::ExtractSliceOp, tensor::CastOp>(def))
+    return tensorBounds(def->getOperand(0), depth + 1);
+  if (isa<tensor::InsertSliceOp, tensor::ConcatOp>(def)) {
+    MaskBounds b{kInf, -kInf};
+    for (Value in : def->getOperands()) {
+      if (!isa<RankedTensorType>(in.getType()))
+        continue;
+      std::optional<MaskBounds> x = tensorBounds(in, depth + 1);
+      if (!x)
+        return std::nullopt;
+      b = {std::min(b.lo, x->lo), std::max(b.hi, x->hi)};
+    }
+    return b;
+  }
+  auto op = dyn_cast<linalg::LinalgOp>(def);
+  if (!op || op->getNumResults() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.getBlock())
+    return std::nullopt;
+  return scalarBounds(op.getBlock()->getTerminator()->getOperand(0), op,
+                      depth + 1);
+}
+
+} // namespace
+
+std::optional<MaskBounds> seqpar::maskBounds(Value mask) {
+  return tensorBounds(mask, 0);
+}
+
+std::optional<MaskBounds> seqpar::maskBounds(Value value,
+                                             linalg::LinalgOp op) {
+  return scalarBounds(value, op, 0);
 }

@@ -341,13 +341,22 @@ def expected_plan(cfg, forms):
     all split (Q, K, V: one fused linear in GPT, three in Llama and BERT;
     Llama's gate and up), except K and V under a tile of K/V heads
     (concat-tile): each rank's query heads read K/V heads from all over, so
-    those stay replicated."""
+    those stay replicated. Every attention is raised (and so distributed by
+    CP) except a causal model's under a padding mask added to its causal
+    select (pad, pad-min, pad-body: Hugging Face GPT-2's eager form): that
+    pair is the causal flag plus the mask only where the mask's values are
+    bounded (docs/semantics.md §4.5), and (1 - float(m)) * c of an integer
+    input, or finfo.min behind -1e9, are not; the attention stays as
+    written, its keys all-gathered."""
     layers = cfg["layers"]
     col = {"gpt": 2, "llama": 5, "bert": 4}[cfg["model"]]
     repl = 0
     if forms["options"].get("gqa-repeat") == "concat-tile":
         col, repl = col - 2, 2
-    return (2 * layers, col * layers, 2 * layers, repl * layers, 2 * layers, layers)
+    raised = layers
+    if cfg["model"] != "bert" and forms["options"].get("mask") in ("pad", "pad-min", "pad-body"):
+        raised = 0
+    return (2 * layers, col * layers, 2 * layers, repl * layers, 2 * layers, raised)
 
 
 def describe(cfg):

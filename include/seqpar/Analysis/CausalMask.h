@@ -35,6 +35,27 @@ std::optional<bool> causalCondition(Value cond, linalg::LinalgOp op,
                                     AffineExpr query, AffineExpr key,
                                     ArrayRef<int64_t> dimSizes);
 
+/// Bounds on every value an additive mask can hold: lo <= x <= hi for each
+/// element x, as the program computes it (rounded to its element type,
+/// overflowing to +-inf), and never NaN.
+struct MaskBounds {
+  double lo, hi;
+};
+
+/// Bounds on every element of tensor `mask`, found by interval arithmetic
+/// through the ops that build it: constants, elementwise linalg bodies
+/// (selects, compares, int-to-float casts, add, sub, mul, div), reshapes,
+/// broadcasts and slices. An integer argument may hold any value of its
+/// type; a float argument, an op not listed or a possible NaN gives
+/// nullopt. A causal select followed or preceded by a padding mask is the
+/// causal flag plus that mask only for some masks' values
+/// (docs/semantics.md §4.5), which is what this is for.
+std::optional<MaskBounds> maskBounds(Value mask);
+
+/// Bounds on scalar `value` computed in `op`'s body (its inputs read as
+/// maskBounds reads tensors).
+std::optional<MaskBounds> maskBounds(Value value, linalg::LinalgOp op);
+
 } // namespace mlir::seqpar
 
 #endif // SEQPAR_ANALYSIS_CAUSALMASK_H

@@ -812,7 +812,12 @@ def FoldIndexGathers : Pass<"seqpar-fold-index-gathers", "::mlir::func::FuncOp">
     extent 1, and replaces the op by `tensor.extract_slice` (and a reshape
     of unit dims). Any other gather (an embedding lookup at token ids), and
     any gather from a function argument (a position table read at
-    arange(s)), is left as it is. docs/import.md, "Gathers that are slices".
+    arange(s)), is left as it is. A gather reading every dim whole at its
+    own loop but one, read at loop floordiv r or loop mod n (a GQA repeat
+    of K/V heads as index_select at [0, 0, 1, 1] or computed indices; a
+    tile), becomes `linalg.broadcast` + `tensor.collapse_shape`, the form
+    TP planning splits heads through. docs/import.md, "Gathers that are
+    slices".
 
     ```mlir
     // %k = qkv[:, :, 4:5, :] of a [2, 16, 6, 16] QKV, written as a gather:

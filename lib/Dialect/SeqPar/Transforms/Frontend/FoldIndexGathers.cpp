@@ -4,7 +4,11 @@
 // tensor.extract at indices read from index tensors. Where every index is a
 // loop index or a constant, the op is a slice: rewritten to
 // tensor.extract_slice so that the analyses see the dims it keeps
-// (docs/import.md, "Gathers that are slices").
+// (docs/import.md, "Gathers that are slices"). A gather that reads one dim
+// at loop floordiv r or loop mod n and the others whole (a GQA repeat of
+// K/V heads written as index_select or computed indices) is a repeat:
+// rewritten to linalg.broadcast + tensor.collapse_shape, the form TP
+// planning splits heads through.
 //
 //===----------------------------------------------------------------------===//
 
@@ -272,6 +276,141 @@ Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
   return slice;
 }
 
+/// One index of a repeat along a dim: loop `dim` floordiv `divisor` (each
+/// source element `divisor` times in a row, torch's repeat_interleave: a GQA
+/// repeat of K/V heads) or loop `dim` mod `modulus` (the source tiled).
+struct RepeatIndex {
+  unsigned dim;
+  int64_t divisor = 0, modulus = 0;
+};
+
+/// Proves `v` (an index in `op`'s body reading a source dim of `extent`
+/// into a result dim of `repeated`) a repeat index: computed (divui, divsi,
+/// floordivsi, remui, remsi of a linalg.index by a constant) or read from a
+/// constant 1-D index table at one loop whose entries are h floordiv r or
+/// h mod extent.
+std::optional<RepeatIndex> evaluateRepeatIndex(linalg::GenericOp op, Value v,
+                                               int64_t extent,
+                                               int64_t repeated) {
+  if (extent <= 0 || repeated % extent != 0)
+    return std::nullopt;
+  int64_t r = repeated / extent;
+  v = skipWideIntegerCasts(v);
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() != op.getBody() ||
+        arg.getArgNumber() >= op.getNumDpsInputs())
+      return std::nullopt;
+    OpOperand *input = op.getDpsInputOperand(arg.getArgNumber());
+    AffineMap map = op.getMatchingIndexingMap(input);
+    DenseIntElementsAttr table;
+    if (map.getNumResults() != 1 || !isa<AffineDimExpr>(map.getResult(0)) ||
+        !matchPattern(input->get(), m_Constant(&table)) ||
+        table.getType().getRank() != 1 ||
+        table.getType().getDimSize(0) != repeated)
+      return std::nullopt;
+    unsigned dim = cast<AffineDimExpr>(map.getResult(0)).getPosition();
+    SmallVector<int64_t> values;
+    for (const APInt &x : table.getValues<APInt>())
+      values.push_back(x.getSExtValue());
+    auto all = [&](auto f) {
+      for (auto [h, x] : llvm::enumerate(values))
+        if (x != f(int64_t(h)))
+          return false;
+      return true;
+    };
+    if (all([&](int64_t h) { return h / r; }))
+      return RepeatIndex{dim, r, 0};
+    if (all([&](int64_t h) { return h % extent; }))
+      return RepeatIndex{dim, 0, extent};
+    return std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumOperands() != 2)
+    return std::nullopt;
+  auto index = skipWideIntegerCasts(def->getOperand(0))
+                   .getDefiningOp<linalg::IndexOp>();
+  APInt c;
+  if (!index || !matchPattern(def->getOperand(1), m_ConstantInt(&c)))
+    return std::nullopt;
+  // A loop index is never negative: signed and unsigned agree.
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(def) &&
+      c.getSExtValue() == r)
+    return RepeatIndex{unsigned(index.getDim()), r, 0};
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def) && c.getSExtValue() == extent)
+    return RepeatIndex{unsigned(index.getDim()), 0, extent};
+  return std::nullopt;
+}
+
+/// The repeat `op` computes (a gather reading every dim of its source at
+/// the same loop, one of them at a repeat index), built before it as
+/// linalg.broadcast + tensor.collapse_shape, the form TP planning follows
+/// (the heads' split moves through it) and attention raising reads; null
+/// when it is not one.
+Value buildRepeat(OpBuilder &b, linalg::GenericOp op) {
+  if (op.getNumResults() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !op.getIndexingMapsArray().back().isIdentity() ||
+      !op.getBody()->getArgument(op.getNumDpsInputs()).use_empty())
+    return Value();
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!extract || extract->getBlock() != op.getBody())
+    return Value();
+  Value source = extract.getTensor();
+  if (source.getParentBlock() == op.getBody())
+    return Value();
+  auto sourceType = dyn_cast<RankedTensorType>(source.getType());
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!sourceType || !resultType || !sourceType.hasStaticShape() ||
+      !resultType.hasStaticShape() ||
+      sourceType.getElementType() != resultType.getElementType() ||
+      sourceType.getRank() != resultType.getRank())
+    return Value();
+  std::optional<RepeatIndex> repeat;
+  int64_t repeatDim = -1;
+  for (auto [dim, index] : llvm::enumerate(extract.getIndices())) {
+    int64_t extent = sourceType.getDimSize(dim);
+    std::optional<DimOrConstant> value = evaluateIndex(op, index, extent);
+    // Read whole at its own loop; a unit dim's index canonicalizes to the
+    // constant 0 (a batch of one).
+    bool whole = value && (value->dim == dim || (extent == 1 && !value->dim &&
+                                                 value->constant == 0));
+    if (whole && resultType.getDimSize(dim) == extent)
+      continue;
+    std::optional<RepeatIndex> r = evaluateRepeatIndex(
+        op, index, extent, resultType.getDimSize(dim));
+    if (repeat || !r || r->dim != dim || resultType.getDimSize(dim) == extent)
+      return Value();
+    repeat = r;
+    repeatDim = dim;
+  }
+  if (!repeat)
+    return Value();
+  // repeat_interleave: [.., n, ..] -> [.., n, r, ..]; a tile: [.., r, n, ..].
+  int64_t n = sourceType.getDimSize(repeatDim);
+  int64_t r = resultType.getDimSize(repeatDim) / n;
+  SmallVector<int64_t> shape(sourceType.getShape());
+  int64_t newDim = repeat->divisor ? repeatDim + 1 : repeatDim;
+  shape.insert(shape.begin() + newDim, r);
+  Location loc = op.getLoc();
+  Value init =
+      tensor::EmptyOp::create(b, loc, shape, sourceType.getElementType());
+  Value broadcast =
+      linalg::BroadcastOp::create(b, loc, source, init,
+                                  ArrayRef<int64_t>(newDim))->getResult(0);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < sourceType.getRank(); ++d) {
+    if (d < repeatDim)
+      groups.push_back({d});
+    else if (d == repeatDim)
+      groups.push_back({d, d + 1});
+    else
+      groups.push_back({d + 1});
+  }
+  return tensor::CollapseShapeOp::create(b, loc, resultType, broadcast,
+                                         groups);
+}
+
 struct FoldIndexGathersPass
     : public mlir::seqpar::impl::FoldIndexGathersBase<FoldIndexGathersPass> {
   void runOnOperation() override {
@@ -280,8 +419,11 @@ struct FoldIndexGathersPass
     OpBuilder b(&getContext());
     for (linalg::GenericOp op : gathers) {
       b.setInsertionPoint(op);
-      if (Value slice = buildSlice(b, op)) {
-        op->getResult(0).replaceAllUsesWith(slice);
+      Value folded = buildSlice(b, op);
+      if (!folded)
+        folded = buildRepeat(b, op);
+      if (folded) {
+        op->getResult(0).replaceAllUsesWith(folded);
         op->erase();
       }
     }

@@ -249,3 +249,111 @@ func.func @not_slices(%table: tensor<32x8xf32>, %ids: tensor<4xi64>, %x: tensor<
   } -> tensor<4x8xf32>
   return %lookup, %oob, %transposed, %repeated, %rows : tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// GQA repeats of K/V heads [b, a_kv, s, d] = [1, 2, 4, 8] to a = 4 heads
+// written as gathers: index_select at the constant index list [0, 0, 1, 1]
+// (h floordiv 2), the same computed by divui, and a tile (h mod 2: the
+// list [0, 1, 0, 1], and remui). Each becomes linalg.broadcast +
+// tensor.collapse_shape (the new dim after the heads for a repeat, before
+// them for a tile), which TP planning splits heads through. An index list
+// of another order ([1, 0, 0, 1]) stays a gather.
+
+// CHECK-LABEL: func.func @repeats(
+// CHECK-SAME: %[[KV:.*]]: tensor<1x2x4x8xf32>
+// CHECK: %[[B0:.*]] = linalg.broadcast ins(%[[KV]] : tensor<1x2x4x8xf32>) outs(%{{.*}} : tensor<1x2x2x4x8xf32>) dimensions = [2]
+// CHECK: %[[R0:.*]] = tensor.collapse_shape %[[B0]] {{\[}}[0], [1, 2], [3], [4]] : tensor<1x2x2x4x8xf32> into tensor<1x4x4x8xf32>
+// CHECK: %[[B1:.*]] = linalg.broadcast ins(%[[KV]] : tensor<1x2x4x8xf32>) outs(%{{.*}} : tensor<1x2x2x4x8xf32>) dimensions = [2]
+// CHECK: %[[R1:.*]] = tensor.collapse_shape %[[B1]]
+// CHECK: %[[B2:.*]] = linalg.broadcast ins(%[[KV]] : tensor<1x2x4x8xf32>) outs(%{{.*}} : tensor<1x2x2x4x8xf32>) dimensions = [1]
+// CHECK: %[[R2:.*]] = tensor.collapse_shape %[[B2]]
+// CHECK: %[[B3:.*]] = linalg.broadcast ins(%[[KV]] : tensor<1x2x4x8xf32>) outs(%{{.*}} : tensor<1x2x2x4x8xf32>) dimensions = [1]
+// CHECK: %[[R3:.*]] = tensor.collapse_shape %[[B3]]
+// CHECK: %[[OTHER:.*]] = linalg.generic
+// CHECK: tensor.extract %[[KV]]
+// CHECK: return %[[R0]], %[[R1]], %[[R2]], %[[R3]], %[[OTHER]]
+#heads = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @repeats(%kv: tensor<1x2x4x8xf32>)
+    -> (tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>) {
+  %c2 = arith.constant 2 : index
+  %repeat_list = arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
+  %tile_list = arith.constant dense<[0, 1, 0, 1]> : tensor<4xi64>
+  %other_list = arith.constant dense<[1, 0, 0, 1]> : tensor<4xi64>
+  %e = tensor.empty() : tensor<1x4x4x8xf32>
+  %r0 = linalg.generic {indexing_maps = [#heads, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%repeat_list : tensor<4xi64>) outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%h: i64, %out: f32):
+    %b = linalg.index 0 : index
+    %hi = arith.index_cast %h : i64 to index
+    %i = linalg.index 2 : index
+    %d = linalg.index 3 : index
+    %v = tensor.extract %kv[%b, %hi, %i, %d] : tensor<1x2x4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x4x4x8xf32>
+  %r1 = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%out: f32):
+    %b = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %g = arith.divui %h, %c2 : index
+    %i = linalg.index 2 : index
+    %d = linalg.index 3 : index
+    %v = tensor.extract %kv[%b, %g, %i, %d] : tensor<1x2x4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x4x4x8xf32>
+  %r2 = linalg.generic {indexing_maps = [#heads, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%tile_list : tensor<4xi64>) outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%h: i64, %out: f32):
+    %b = linalg.index 0 : index
+    %hi = arith.index_cast %h : i64 to index
+    %i = linalg.index 2 : index
+    %d = linalg.index 3 : index
+    %v = tensor.extract %kv[%b, %hi, %i, %d] : tensor<1x2x4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x4x4x8xf32>
+  %r3 = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%out: f32):
+    %b = linalg.index 0 : index
+    %h = linalg.index 1 : index
+    %g = arith.remui %h, %c2 : index
+    %i = linalg.index 2 : index
+    %d = linalg.index 3 : index
+    %v = tensor.extract %kv[%b, %g, %i, %d] : tensor<1x2x4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x4x4x8xf32>
+  %r4 = linalg.generic {indexing_maps = [#heads, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%other_list : tensor<4xi64>) outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%h: i64, %out: f32):
+    %b = linalg.index 0 : index
+    %hi = arith.index_cast %h : i64 to index
+    %i = linalg.index 2 : index
+    %d = linalg.index 3 : index
+    %v = tensor.extract %kv[%b, %hi, %i, %d] : tensor<1x2x4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x4x4x8xf32>
+  return %r0, %r1, %r2, %r3, %r4 : tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>, tensor<1x4x4x8xf32>
+}
+
+// -----
+
+// The same repeat once canonicalization has folded the batch of one's
+// linalg.index to the constant 0.
+
+// CHECK-LABEL: func.func @repeat_batch_one(
+// CHECK: linalg.broadcast {{.*}} dimensions = [2]
+// CHECK: tensor.collapse_shape
+// CHECK-NOT: tensor.extract
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @repeat_batch_one(%kv: tensor<1x2x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %e = tensor.empty() : tensor<1x4x4x8xf32>
+  %r = linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%e : tensor<1x4x4x8xf32>) {
+  ^bb0(%out: f32):
+    %h = linalg.index 1 : index
+    %g = arith.divui %h, %c2 : index
+    %i = linalg.index 2 : index
+    %d = linalg.index 3 : index
+    %v = tensor.extract %kv[%c0, %g, %i, %d] : tensor<1x2x4x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<1x4x4x8xf32>
+  return %r : tensor<1x4x4x8xf32>
+}
