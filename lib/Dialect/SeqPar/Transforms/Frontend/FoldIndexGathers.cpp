@@ -278,13 +278,18 @@ struct FoldIndexGathersPass
     SmallVector<linalg::GenericOp> gathers;
     getOperation().walk([&](linalg::GenericOp op) { gathers.push_back(op); });
     OpBuilder b(&getContext());
+    bool changed = false;
     for (linalg::GenericOp op : gathers) {
       b.setInsertionPoint(op);
       if (Value slice = buildSlice(b, op)) {
         op->getResult(0).replaceAllUsesWith(slice);
         op->erase();
+        changed = true;
       }
     }
+    // Nothing changed: the pass manager need not verify the function again.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 
