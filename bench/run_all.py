@@ -5,7 +5,10 @@ markdown page (docs/benchmarks.md, plots in docs/bench/).
 1. Compile time of the whole pipeline on GPT graphs of 1, 10 and 80 layers
    at h=8192, a=64, s=16384, t=8 (bench/run_bench.sh's sizes): the unsharded
    graph through --seqpar-pipeline="tp=8" (TP planning + SP) and the TP graph
-   through --seqpar-sp-pipeline; median of --repeat runs, seconds.
+   through --seqpar-sp-pipeline; next to them upstream mlir-opt's
+   sharding-propagation + shard-partition on the same model in the form
+   upstream can partition, and seqpar-plan-auto / seqpar-report --peak on the
+   plain graph (whole process); median of --repeat runs, seconds.
 2. One GPT-2-sized layer (h=768, a=12, b=1, s=1024 and 4096, f32) on 2 CPU
    MPI ranks: TP, TP+SP and context parallelism (ring, all-gather, ulysses;
    zigzag) compiled by seqpar-opt from the single-device layer and run by
@@ -23,14 +26,18 @@ re-runs itself under that interpreter.
 
 Usage: python3 bench/run_all.py [--quick] [--skip-torch] [--out docs/]
        python3 bench/run_all.py --replot docs/bench/results.json
+       python3 bench/run_all.py --compile-only
   --quick  small sizes (a smoke test, ~2 minutes); writes to a temporary
            directory unless --out is given.
+  --compile-only  section 1 at full size, printed only (no venv, MPI or
+           PyTorch needed).
 Builds nothing; exits 2 with a message if a tool is missing.
 """
 
 import argparse
 import datetime
 import json
+import operator
 import os
 import re
 import shutil
@@ -123,41 +130,93 @@ def timing_seconds(report):
     return total, io
 
 
+def timed_runs(args, cmd, what):
+    """Runs cmd --repeat times: [(process wall s, stderr)]."""
+    runs = []
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        r = run(cmd)
+        runs.append((time.perf_counter() - t0, r.stderr))
+        if r.returncode:
+            die(f"{what} failed:\n{' '.join(cmd)}\n{r.stderr[-2000:]}")
+    return runs
+
+
+def pass_seconds(report, names):
+    """From --mlir-timing: summed wall seconds of the passes called `names`."""
+    total = 0.0
+    for line in report.splitlines():
+        m = re.match(r"\s*([\d.]+) \(\s*[\d.]+%\)\s+(\S.*)$", line)
+        if m and m.group(2).strip() in names:
+            total += float(m.group(1))
+    return total
+
+
 def compile_bench(args, work):
-    """Rows: pipeline, layers, median process wall s, median pass s (timing
-    total minus parsing and printing)."""
+    """Rows: pipeline, layers, kind, median process wall s and the median of
+    the seconds compared ("passes": timing total minus parsing and printing;
+    "process": the whole process, for the tools without a timing report)."""
     c = args.compile
     base = ["--model", "gpt", "--batch", "1", "--seq", str(c["s"]),
             "--hidden", str(c["h"]), "--heads", str(c["a"])]
-    pipelines = [
-        (f'seqpar-pipeline "tp={c["t"]}" (plan TP + SP)',
-         ["--tp", "1", "--form", "plain"],
+    plain = ["--tp", "1", "--form", "plain"]
+    seqpar = [
+        (f'seqpar-pipeline "tp={c["t"]}" (plan TP + SP)', plain,
          [f'--seqpar-pipeline=tp={c["t"]} seq-dim=1']),
         ("seqpar-sp-pipeline (TP graph -> TP+SP)",
          ["--tp", str(c["t"]), "--form", "tp", "--flatten", "--dropout"],
          ["--seqpar-sp-pipeline"]),
     ]
-    rows = []
-    for name, gen, opts in pipelines:
-        for L in c["layers"]:
-            f = os.path.join(work, f"compile_{len(rows)}.mlir")
+    # Upstream cannot take the plain graph (its reshapes and keepdim maps have
+    # no sharding rule, docs/sequence-parallel.md): the same model with
+    # explicit head dims and Megatron TP shard.sharding annotations.
+    upstream = ("upstream sharding-propagation + shard-partition (TP-annotated)",
+                ["--tp", str(c["t"]), "--form", "upstream"],
+                ["--pass-pipeline=builtin.module(func.func(sharding-propagation,cse,"
+                 "shard-partition,canonicalize,cse))"])
+    tools = [(f"seqpar-plan-auto --devices {c['t']} (process)", args.seqpar_plan_auto,
+              ["--devices", str(c["t"])]),
+             ("seqpar-report --peak (process)", args.seqpar_report, ["--peak"])]
+    graphs = {}
+
+    def graph(gen, L):
+        key = (tuple(gen), L)
+        if key not in graphs:
+            graphs[key] = os.path.join(work, f"compile_{len(graphs)}.mlir")
             g = run([sys.executable, os.path.join(BENCH, "gen_tp_graph.py")] + base + gen
-                    + ["--layers", str(L), "-o", f])
+                    + ["--layers", str(L), "-o", graphs[key]])
             if g.returncode:
                 die(f"gen_tp_graph.py failed: {g.stderr.strip()}")
-            walls, passes = [], []
-            for _ in range(args.repeat):
-                t0 = time.perf_counter()
-                r = run([args.seqpar_opt, f, *opts, "--mlir-timing",
-                         "--mlir-print-op-on-diagnostic=false", "-o", os.devnull])
-                walls.append(time.perf_counter() - t0)
-                if r.returncode:
-                    die(f"seqpar-opt {' '.join(opts)} failed on {L} layers:\n{r.stderr[-2000:]}")
-                total, io = timing_seconds(r.stderr)
-                passes.append(total - io)
-            rows.append({"pipeline": name, "layers": L, "wall_s": statistics.median(walls),
-                         "passes_s": statistics.median(passes)})
-            log(f"  compile {name} L={L}: {rows[-1]['passes_s']:.3f} s")
+        return graphs[key]
+
+    rows = []
+
+    def add(name, L, kind, wall, seconds, **extra):
+        rows.append({"pipeline": name, "layers": L, "kind": kind, "wall_s": wall,
+                     "passes_s": seconds, **extra})
+        log(f"  compile {name} L={L}: {seconds:.3f} s")
+
+    med = statistics.median
+    timing = ["--mlir-timing", "--mlir-print-op-on-diagnostic=false", "-o", os.devnull]
+    for L in c["layers"]:
+        # One layer count at a time, every pipeline and tool in turn, so
+        # that the figures compared are taken under the same machine load.
+        for name, gen, opts in seqpar + [upstream]:
+            tool = args.mlir_opt if name == upstream[0] else args.seqpar_opt
+            runs = timed_runs(args, [tool, graph(gen, L), *opts, *timing],
+                              f"{os.path.basename(tool)} on {L} layers")
+            walls = [w for w, _ in runs]
+            passes = [operator.sub(*timing_seconds(err)) for _, err in runs]
+            if name == upstream[0]:
+                # The figure compared: propagation + partition alone.
+                core = [pass_seconds(err, ("ShardingPropagation", "Partition"))
+                        for _, err in runs]
+                add(name, L, "passes", med(walls), med(core), all_passes_s=med(passes))
+            else:
+                add(name, L, "passes", med(walls), med(passes))
+        for name, tool, opts in tools:
+            wall = med(w for w, _ in timed_runs(args, [tool, *opts, graph(plain, L)], name))
+            add(name, L, "process", wall, wall)
     return rows
 
 
@@ -370,6 +429,12 @@ def main():
                    help="measure nothing: rewrite the page and plots from a results.json")
     p.add_argument("--seqpar-opt", default=os.path.join(ROOT, "build/bin/seqpar-opt"))
     p.add_argument("--seqpar-run", default=os.path.join(ROOT, "build/bin/seqpar-run"))
+    p.add_argument("--seqpar-plan-auto", default=os.path.join(ROOT, "build/bin/seqpar-plan-auto"))
+    p.add_argument("--seqpar-report", default=os.path.join(ROOT, "build/bin/seqpar-report"))
+    p.add_argument("--mlir-opt", default=shutil.which("mlir-opt") or "/usr/lib/llvm-22/bin/mlir-opt",
+                   help="upstream mlir-opt (section 1 compares upstream's partitioner)")
+    p.add_argument("--compile-only", action="store_true",
+                   help="section 1 only: print its table, write nothing")
     p.add_argument("--mpirun", default=shutil.which("mpirun") or "mpirun")
     args = p.parse_args()
 
@@ -384,9 +449,23 @@ def main():
         bench_report.write(results, out)
         return
 
-    for tool in (args.seqpar_opt, args.seqpar_run):
+    compile_tools = (args.seqpar_opt, args.seqpar_plan_auto, args.seqpar_report)
+    for tool in compile_tools + (() if args.compile_only else (args.seqpar_run,)):
         if not os.access(tool, os.X_OK):
             die(f"{tool} not found or not executable: build it (cmake --build build)")
+    if not os.access(args.mlir_opt, os.X_OK):
+        die(f"upstream mlir-opt not found at {args.mlir_opt} (--mlir-opt)")
+    if args.compile_only:
+        args.compile = dict(h=8192, a=64, s=16384, t=8, layers=[1, 10, 80])
+        args.repeat = args.repeat or 3
+        sys.path.insert(0, BENCH)
+        import bench_report  # its tables need no matplotlib
+        with tempfile.TemporaryDirectory() as work:
+            res = {"compile": compile_bench(args, work)}
+        table, verdicts = bench_report.compile_tables(res)
+        print("\n".join([f"1. compile time, median of {args.repeat} (seconds); load "
+                         f"{loadavg():.2f}", table, *verdicts]))
+        return
     if not shutil.which(args.mpirun):
         die(f"{args.mpirun} not found: install Open MPI (apt-get install openmpi-bin)")
     if not shutil.which("bash"):

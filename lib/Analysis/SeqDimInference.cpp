@@ -44,24 +44,38 @@ struct Digit {
   int64_t length;
 };
 
-/// Follows one attention's tokens back to the function's arguments.
+/// Follows attention tokens back to the function's arguments. Every digit
+/// reached is resolved once, to the argument dims it leads to, and shared by
+/// all traces: the attentions of a deep model all lead back through the same
+/// residual stream, so tracing each one afresh would be quadratic in depth.
 class TokenTracer {
 public:
   explicit TokenTracer(func::FuncOp func) : func(func) {}
 
-  /// Argument dims reached from `start`.
-  llvm::SetVector<std::pair<unsigned, int64_t>> trace(AttentionTokens start);
+  /// Argument dims reached from `start`, sorted.
+  ArrayRef<std::pair<unsigned, int64_t>> trace(AttentionTokens start);
   /// The first op on the way without a rule (for diagnostics).
   Operation *firstStop = nullptr;
 
 private:
+  using Key = std::tuple<Value, int64_t, int64_t, int64_t>;
+  using Reach = SmallVector<std::pair<unsigned, int64_t>, 1>;
+
+  /// Resolves `root` and every digit it leads to (iteratively: a chain of
+  /// thousands of ops must not recurse) and returns its entry in `reach`.
+  unsigned resolve(const Digit &root);
   void push(Value value, int64_t dim, int64_t inner, int64_t length);
+  /// Appends the digits `digit` maps onto to `next`; an argument digit adds
+  /// itself to `own`.
   void visit(const Digit &digit);
 
   func::FuncOp func;
-  SmallVector<Digit> worklist;
-  llvm::DenseSet<std::tuple<Value, int64_t, int64_t, int64_t>> seen;
-  llvm::SetVector<std::pair<unsigned, int64_t>> reached;
+  /// Output of visit().
+  SmallVector<Digit> next;
+  Reach own;
+  /// Digit -> index into `reach` once resolved.
+  llvm::DenseMap<Key, unsigned> resolved;
+  std::vector<Reach> reach;
 };
 
 } // namespace
@@ -72,20 +86,70 @@ void TokenTracer::push(Value value, int64_t dim, int64_t inner,
   if (!type || dim < 0 || dim >= type.getRank() || type.isDynamicDim(dim) ||
       inner < 1 || length < 1 || type.getDimSize(dim) % (inner * length) != 0)
     return;
-  if (seen.insert({value, dim, inner, length}).second)
-    worklist.push_back({value, dim, inner, length});
+  next.push_back({value, dim, inner, length});
 }
 
-llvm::SetVector<std::pair<unsigned, int64_t>>
+unsigned TokenTracer::resolve(const Digit &root) {
+  auto keyOf = [](const Digit &d) {
+    return Key{d.value, d.dim, d.inner, d.length};
+  };
+  if (auto it = resolved.find(keyOf(root)); it != resolved.end())
+    return it->second;
+  // Post-order over the (acyclic) digit graph: a frame is expanded once,
+  // its unresolved successors resolved above it, then it is merged.
+  struct Frame {
+    Digit digit;
+    bool expanded = false;
+    SmallVector<Digit> successors;
+    Reach own;
+  };
+  SmallVector<Frame> stack;
+  llvm::DenseSet<Key> expanded;
+  stack.push_back({root});
+  while (!stack.empty()) {
+    Key key = keyOf(stack.back().digit);
+    if (stack.back().expanded) {
+      Frame frame = stack.pop_back_val();
+      Reach merged = std::move(frame.own);
+      for (const Digit &successor : frame.successors)
+        if (auto it = resolved.find(keyOf(successor)); it != resolved.end())
+          llvm::append_range(merged, reach[it->second]);
+      llvm::sort(merged);
+      merged.erase(llvm::unique(merged), merged.end());
+      resolved[key] = reach.size();
+      reach.push_back(std::move(merged));
+      continue;
+    }
+    // Already resolved, or pushed twice and being expanded further down.
+    if (resolved.contains(key) || !expanded.insert(key).second) {
+      stack.pop_back();
+      continue;
+    }
+    next.clear();
+    own.clear();
+    visit(stack.back().digit);
+    stack.back().expanded = true;
+    stack.back().own = own;
+    stack.back().successors = next;
+    // `next` is iterated, not the frame: pushing may move the frames.
+    for (const Digit &successor : llvm::reverse(next))
+      if (!resolved.contains(keyOf(successor)))
+        stack.push_back({successor});
+  }
+  return resolved.lookup(keyOf(root));
+}
+
+ArrayRef<std::pair<unsigned, int64_t>>
 TokenTracer::trace(AttentionTokens start) {
-  reached.clear();
-  seen.clear();
   auto type = dyn_cast<RankedTensorType>(start.value.getType());
-  if (type && start.dim < type.getRank() && !type.isDynamicDim(start.dim))
-    push(start.value, start.dim, 1, type.getDimSize(start.dim));
-  while (!worklist.empty())
-    visit(worklist.pop_back_val());
-  return reached;
+  if (!type || start.dim >= type.getRank() || type.isDynamicDim(start.dim))
+    return {};
+  next.clear();
+  push(start.value, start.dim, 1, type.getDimSize(start.dim));
+  if (next.empty())
+    return {};
+  Digit root = next.front();
+  return reach[resolve(root)];
 }
 
 void TokenTracer::visit(const Digit &digit) {
@@ -95,7 +159,7 @@ void TokenTracer::visit(const Digit &digit) {
   };
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &func.getBody().front())
-      reached.insert({arg.getArgNumber(), digit.dim});
+      own.push_back({arg.getArgNumber(), digit.dim});
     else if (!firstStop)
       firstStop = arg.getOwner()->getParentOp();
     return;

@@ -30,6 +30,10 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+#include <numeric>
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::seqpar;
 
@@ -513,18 +517,39 @@ void ShapeReader::scanLiveWidths() {
     current.tensorParallel += delta[i].tensorParallel;
     points.push_back(current);
   }
-  auto dominates = [](const LiveWidths &a, const LiveWidths &b) {
-    return a.replicated >= b.replicated && a.gathered >= b.gathered &&
-           a.tensorParallel >= b.tensorParallel;
+  // The frontier: the points no other point is >= in all three widths (of
+  // equal points, the first), in program order. Taken in decreasing
+  // (replicated, gathered, tensorParallel) order, equal points by position,
+  // every point that can dominate a point comes before it: a point is kept
+  // unless one before it has gathered and tensorParallel at least as large,
+  // which a staircase of the kept (gathered -> largest tensorParallel at
+  // gathered or above) answers in log n.
+  std::vector<size_t> order(points.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto key = [&](size_t i) {
+    const LiveWidths &p = points[i];
+    return std::make_tuple(-p.replicated, -p.gathered, -p.tensorParallel, i);
   };
-  for (size_t i = 0; i < points.size(); ++i) {
-    bool dominated = false;
-    for (size_t j = 0; j < points.size() && !dominated; ++j)
-      dominated = j != i && dominates(points[j], points[i]) &&
-                  (!dominates(points[i], points[j]) || j < i);
-    if (!dominated)
-      shape.liveFrontier.push_back(points[i]);
+  llvm::sort(order, [&](size_t a, size_t b) { return key(a) < key(b); });
+  std::map<double, double> staircase; // gathered up, tensorParallel down
+  std::vector<bool> kept(points.size());
+  for (size_t i : order) {
+    const LiveWidths &p = points[i];
+    auto above = staircase.lower_bound(p.gathered);
+    if (above != staircase.end() && above->second >= p.tensorParallel)
+      continue;
+    kept[i] = true;
+    // Drop the steps this point covers, then add it.
+    auto first = above;
+    while (first != staircase.begin() &&
+           std::prev(first)->second <= p.tensorParallel)
+      --first;
+    staircase.erase(first, above);
+    staircase[p.gathered] = p.tensorParallel;
   }
+  for (size_t i = 0; i < points.size(); ++i)
+    if (kept[i])
+      shape.liveFrontier.push_back(points[i]);
 }
 
 void ShapeReader::countSavedActivations() {

@@ -25,6 +25,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <queue>
+
 using namespace mlir;
 using namespace mlir::seqpar;
 
@@ -249,7 +251,11 @@ void SaveRules::findSoftmaxAndAttentionCores() {
 
 void SaveRules::findNormalizations() {
   SmallVector<Operation *> ops;
-  func.walk([&](Operation *op) { ops.push_back(op); });
+  llvm::DenseMap<Operation *, unsigned> position;
+  func.walk([&](Operation *op) {
+    position[op] = ops.size();
+    ops.push_back(op);
+  });
   for (auto [index, op] : llvm::enumerate(ops)) {
     auto reduction = dyn_cast<linalg::LinalgOp>(op);
     if (!reduction || covered.contains(op) ||
@@ -277,14 +283,32 @@ void SaveRules::findNormalizations() {
     }
     region.insert(op);
     // Forward: ops combining x (or its casts) with what the region computed.
-    llvm::DenseSet<Value> computed(op->result_begin(), op->result_end());
+    llvm::DenseSet<Value> computed;
+    // Only readers of a computed value can join the region: they are taken
+    // in walk order (the order a scan of every later op would meet them in),
+    // so a region costs its readers, not the rest of the function.
+    std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>>
+        readers;
+    llvm::DenseSet<Operation *> queued;
+    auto compute = [&](ValueRange values) {
+      for (Value value : values) {
+        computed.insert(value);
+        for (Operation *user : value.getUsers())
+          if (unsigned at = position.lookup(user);
+              at > index && queued.insert(user).second)
+            readers.push(at);
+      }
+    };
+    compute(op->getResults());
     bool combines = false;
-    for (Operation *next : ArrayRef<Operation *>(ops).drop_front(index + 1)) {
+    while (!readers.empty()) {
+      Operation *next = ops[readers.top()];
+      readers.pop();
       // Reshapes of the statistics (keepdim) belong to the region.
       if (isViewOp(next) && !isa<linalg::BroadcastOp>(next) &&
           computed.contains(next->getOperand(0))) {
         region.insert(next);
-        computed.insert(next->getResult(0));
+        compute(next->getResult(0));
         continue;
       }
       auto linalgOp = dyn_cast<linalg::LinalgOp>(next);
@@ -302,7 +326,7 @@ void SaveRules::findNormalizations() {
         continue;
       combines |= readsX;
       region.insert(next);
-      computed.insert(next->result_begin(), next->result_end());
+      compute(next->getResults());
     }
     if (!combines)
       continue;

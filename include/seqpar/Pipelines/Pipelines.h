@@ -64,7 +64,8 @@ struct SequenceParallelPipelineOptions
 void buildFrontendNormalizationPipeline(OpPassManager &pm);
 
 /// tosa -> linalg/arith/tensor on a function pass manager, after
-/// seqpar-check-tosa-shapes.
+/// seqpar-check-tosa-shapes (one pass, seqpar-lower-tosa, that runs them on
+/// the functions holding tosa ops).
 void addTosaLoweringPasses(OpPassManager &funcPm);
 
 /// Builds the TP -> TP+SP pipeline: inlining, tosa to linalg/arith/tensor

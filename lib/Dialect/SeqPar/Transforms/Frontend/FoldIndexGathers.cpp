@@ -417,6 +417,7 @@ struct FoldIndexGathersPass
     SmallVector<linalg::GenericOp> gathers;
     getOperation().walk([&](linalg::GenericOp op) { gathers.push_back(op); });
     OpBuilder b(&getContext());
+    bool changed = false;
     for (linalg::GenericOp op : gathers) {
       b.setInsertionPoint(op);
       Value folded = buildSlice(b, op);
@@ -425,8 +426,12 @@ struct FoldIndexGathersPass
       if (folded) {
         op->getResult(0).replaceAllUsesWith(folded);
         op->erase();
+        changed = true;
       }
     }
+    // Nothing changed: the pass manager need not verify the function again.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -30,7 +30,13 @@ SmallVector<Value> viewsOf(Operation *op, Value source) {
 
 /// Moves `dealloc` after the last use of its buffer in its block; false
 /// when the buffer escapes or is used where the block's order says nothing.
-bool moveToLastUse(memref::DeallocOp dealloc) {
+/// Positions of ops in their blocks, taken before any dealloc moves: moving
+/// deallocs leaves the order of every other op as it was, and MLIR's own
+/// order (isBeforeInBlock) would be recomputed for the whole block after
+/// each move, quadratic in the program.
+using Positions = llvm::DenseMap<Operation *, int64_t>;
+
+bool moveToLastUse(memref::DeallocOp dealloc, const Positions &position) {
   Block *block = dealloc->getBlock();
   auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != block)
@@ -49,7 +55,7 @@ bool moveToLastUse(memref::DeallocOp dealloc) {
       Operation *ancestor = block->findAncestorOpInBlock(*user);
       if (!ancestor || ancestor == dealloc.getOperation())
         return false;
-      if (last->isBeforeInBlock(ancestor))
+      if (position.lookup(last) < position.lookup(ancestor))
         last = ancestor;
       SmallVector<Value> views = viewsOf(user, aliases[i]);
       // Any other op returning a memref (a loop carrying the buffer, a
@@ -60,7 +66,7 @@ bool moveToLastUse(memref::DeallocOp dealloc) {
       aliases.insert(views.begin(), views.end());
     }
   }
-  if (!last->isBeforeInBlock(dealloc))
+  if (position.lookup(last) >= position.lookup(dealloc))
     return false;
   dealloc->moveAfter(last);
   return true;
@@ -70,10 +76,16 @@ struct FreeAtLastUsePass
     : public mlir::seqpar::impl::FreeAtLastUseBase<FreeAtLastUsePass> {
   void runOnOperation() override {
     SmallVector<memref::DeallocOp> deallocs;
+    Positions position;
+    getOperation().walk([&](Block *block) {
+      int64_t at = 0;
+      for (Operation &op : *block)
+        position[&op] = at++;
+    });
     getOperation().walk(
         [&](memref::DeallocOp dealloc) { deallocs.push_back(dealloc); });
     for (memref::DeallocOp dealloc : deallocs)
-      moveToLastUse(dealloc);
+      moveToLastUse(dealloc, position);
   }
 };
 

@@ -49,8 +49,13 @@ struct FoldReduceScatterPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateFoldReduceScatterPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    bool changed = false;
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     GreedyRewriteConfig(), &changed)))
+      return signalPassFailure();
+    // Unchanged IR: the pass manager need not verify it again.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

@@ -81,12 +81,13 @@ struct SaveShardedPass
 
 void SaveShardedPass::runOnOperation() {
   func::FuncOp func = getOperation();
+  // Unchanged IR: the pass manager need not verify the function again.
   if (func.isExternal() || !func.getBody().hasOneBlock())
-    return;
+    return markAllAnalysesPreserved();
   std::string why;
   FailureOr<SavedForBackward> saved = analyzeSavedForBackward(func, why);
-  if (failed(saved))
-    return; // Not a training graph: nothing is saved for a backward.
+  if (failed(saved)) // Not a training graph: nothing is saved for a backward.
+    return markAllAnalysesPreserved();
   Block &body = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> position;
   for (Operation &op : body)
@@ -136,11 +137,12 @@ void SaveShardedPass::runOnOperation() {
     bytesSent += regather.bytesSent;
   }
   numRegathered += count;
-  if (count)
-    emitRemark(func.getLoc())
-        << "saved sharded: " << count
-        << " all-gathered tensors are re-gathered in backward instead of "
-           "saved gathered: "
-        << bytesSaved << " bytes less saved per rank, " << bytesSent
-        << " more bytes sent per rank (docs/semantics.md section 10)";
+  if (!count)
+    return markAllAnalysesPreserved();
+  emitRemark(func.getLoc())
+      << "saved sharded: " << count
+      << " all-gathered tensors are re-gathered in backward instead of "
+         "saved gathered: "
+      << bytesSaved << " bytes less saved per rank, " << bytesSent
+      << " more bytes sent per rank (docs/semantics.md section 10)";
 }
