@@ -287,7 +287,14 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   };
   llvm::MapVector<Value, GatherUses> gatherUses;
   SmallVector<std::pair<unsigned, StridedDim>> shardedResults;
-  for (Value value : sharded) {
+  // In program order, not `sharded`'s hash order: the gathers, their
+  // remarks and the IR are then the same on every run.
+  SmallVector<Value> shardedInOrder(shardedArgs.begin(), shardedArgs.end());
+  for (Operation &op : body)
+    for (Value result : op.getResults())
+      if (sharded.contains(result))
+        shardedInOrder.push_back(result);
+  for (Value value : shardedInOrder) {
     if (wholeArgs.contains(value))
       continue; // Its other users read it whole.
     StridedDim seq = *analysis.getSeqDim(value);

@@ -185,22 +185,32 @@ std::optional<DimOrConstant> evaluateIndex(linalg::GenericOp op, Value v,
   return std::nullopt;
 }
 
-/// The slice `op` computes, built before it; null when it is not one.
-Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
+/// The tensor.extract `op` yields when `op` is an element gather: one
+/// result written at its own loop position (identity init map, the init
+/// not read, no reduction), each element extracted in the body from a
+/// tensor defined outside `op`; null otherwise.
+tensor::ExtractOp getGatherExtract(linalg::GenericOp op) {
   if (op.getNumResults() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0 ||
       !op.getIndexingMapsArray().back().isIdentity() ||
       !op.getBody()->getArgument(op.getNumDpsInputs()).use_empty())
-    return Value();
+    return {};
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
   auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  if (!extract || extract->getBlock() != op.getBody())
+  if (!extract || extract->getBlock() != op.getBody() ||
+      extract.getTensor().getParentBlock() == op.getBody())
+    return {};
+  return extract;
+}
+
+/// The slice `op` computes, built before it; null when it is not one.
+Value buildSlice(OpBuilder &b, linalg::GenericOp op) {
+  tensor::ExtractOp extract = getGatherExtract(op);
+  if (!extract)
     return Value();
-  Value source = extract.getTensor();
-  // The source comes from outside the op, a static tensor of the result's
+  // The source, from outside the op, is a static tensor of the result's
   // element type.
-  if (source.getParentBlock() == op.getBody())
-    return Value();
+  Value source = extract.getTensor();
   // A table the function takes (GPT-2's position embeddings read at
   // arange(s)) stays a lookup: as a slice its rows would count as a second
   // source of tokens for the sequence-dim inference.
@@ -347,18 +357,10 @@ std::optional<RepeatIndex> evaluateRepeatIndex(linalg::GenericOp op, Value v,
 /// (the heads' split moves through it) and attention raising reads; null
 /// when it is not one.
 Value buildRepeat(OpBuilder &b, linalg::GenericOp op) {
-  if (op.getNumResults() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0 ||
-      !op.getIndexingMapsArray().back().isIdentity() ||
-      !op.getBody()->getArgument(op.getNumDpsInputs()).use_empty())
-    return Value();
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  if (!extract || extract->getBlock() != op.getBody())
+  tensor::ExtractOp extract = getGatherExtract(op);
+  if (!extract)
     return Value();
   Value source = extract.getTensor();
-  if (source.getParentBlock() == op.getBody())
-    return Value();
   auto sourceType = dyn_cast<RankedTensorType>(source.getType());
   auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!sourceType || !resultType || !sourceType.hasStaticShape() ||
