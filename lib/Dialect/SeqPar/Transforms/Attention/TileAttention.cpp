@@ -234,7 +234,6 @@ void tileBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
         auto rowType = RankedTensorType::get(
             cast<RankedTensorType>(query.getType()).getShape().drop_back(),
             b.getF32Type());
-        AttentionPartial empty = emptyPartialFor(b, loc, op, query);
         auto whole = [&](OpBuilder &wb, Location wl) -> SmallVector<Value> {
           auto part = AttentionBlockOp::create(
               wb, wl,
@@ -246,9 +245,13 @@ void tileBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
           cloneAttentionDropout(op.getDropout(), part.getDropout());
           return llvm::to_vector(AttentionPartial::of(part).values());
         };
+        Value qLast = lastQuery(b, loc, qPositions);
+        if (!qLast)
+          return AttentionPartial::of(whole(b, loc));
+        // What a skipped block leaves: the empty partial.
+        AttentionPartial empty = emptyPartialFor(b, loc, op, query);
         return AttentionPartial::of(unlessInFuture(
-            b, loc, lastQuery(b, loc, qPositions), op.getKvPositions(),
-            empty.values(), whole));
+            b, loc, qLast, op.getKvPositions(), empty.values(), whole));
       });
 }
 
