@@ -17,7 +17,10 @@
 # Environment: BUILD_DIR (default build-gpu), NCCL_ROOT (default: the wheel's
 #   directory, else /usr/local/cuda), JOBS (default nproc), PYTHON (python3),
 #   SIZES_MIB (default 64,256,1024), CUDA_ARCHS (default 90: H100/H200),
-#   WITH_MPI (ON/OFF; default ON if mpicc is on PATH, else OFF).
+#   WITH_MPI (ON/OFF; default ON if mpicc is on PATH, else OFF),
+#   GTEST_SOURCE_DIR (a GoogleTest source tree built with the tests where
+#   none is installed, as on the GPU machine; default: .gpu-carry/googletest
+#   if present, else Debian's /usr/src/googletest).
 # Exit: 0 ok (or no GPU), 1 a test or timing failed, 2 configure/build failed
 #   or the NCCL backend was not enabled.
 set -uo pipefail
@@ -31,6 +34,12 @@ if [[ -z "${WITH_MPI:-}" ]]; then
   WITH_MPI=OFF; command -v mpicc >/dev/null && WITH_MPI=ON
 fi
 CUDA_ARCHS="${CUDA_ARCHS:-90}"
+if [[ -z "${GTEST_SOURCE_DIR:-}" ]]; then
+  GTEST_SOURCE_DIR=""
+  for d in "$ROOT/.gpu-carry/googletest" /usr/src/googletest; do
+    [[ -f "$d/CMakeLists.txt" ]] && { GTEST_SOURCE_DIR="$d"; break; }
+  done
+fi
 START=$(date +%s)
 LOG_DIR="$BUILD_DIR/gpu-check-logs"; mkdir -p "$LOG_DIR"
 step() { echo "== gpu-check [$(( $(date +%s) - START ))s] $*"; }
@@ -42,9 +51,15 @@ fi
 
 #--- NCCL: the pip wheel nvidia-nccl-cu13 (nvidia/nccl/{include,lib}), else CUDA.
 if [[ -z "${NCCL_ROOT:-}" ]]; then
-  NCCL_ROOT="$("$PYTHON" -c 'import nvidia.nccl as m, os
-p = getattr(m, "__file__", None)
-print(os.path.dirname(p) if p else list(m.__path__)[0])' 2>/dev/null || true)"
+  # The wheel's layout differs between CUDA majors (nvidia/nccl/ for cu12,
+  # possibly nvidia/cu13/ for cu13): take the folder above include/nccl.h
+  # that also holds lib/libnccl.so*.
+  NCCL_ROOT="$("$PYTHON" -c 'import glob, os, nvidia
+for base in list(nvidia.__path__):
+    for h in sorted(glob.glob(os.path.join(base, "**", "include", "nccl.h"), recursive=True)):
+        root = os.path.dirname(os.path.dirname(h))
+        if glob.glob(os.path.join(root, "lib", "libnccl.so*")):
+            print(root); raise SystemExit' 2>/dev/null || true)"
   [[ -n "$NCCL_ROOT" && -d "$NCCL_ROOT" ]] || NCCL_ROOT=/usr/local/cuda
 fi
 step "NCCL_ROOT=$NCCL_ROOT"
@@ -59,6 +74,7 @@ step "configure: cmake -S runtime -B $BUILD_DIR (MPI $WITH_MPI)"
 if ! cmake -S runtime -B "$BUILD_DIR" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
      -DSEQPAR_RUNTIME_ENABLE_MPI="$WITH_MPI" \
      -DSEQPAR_RUNTIME_ENABLE_NCCL=ON -DNCCL_ROOT="$NCCL_ROOT" \
+     -DSEQPAR_GTEST_SOURCE_DIR="$GTEST_SOURCE_DIR" \
      -DCMAKE_CUDA_ARCHITECTURES="$CUDA_ARCHS" >"$LOG_DIR/configure.log" 2>&1; then
   tail -30 "$LOG_DIR/configure.log"
   echo "gpu-check: FAILED: configure (log: $LOG_DIR/configure.log)"

@@ -8,8 +8,12 @@
 // default: legacy stream 0) reaches that point; "asynchronous" = an event is
 // recorded after it; wait() polls the event (host side, with the MPI
 // engine's back-off, subject to the timeout) and then makes the user stream
-// wait for it. The agreement check of each collective runs on the group's MPI
-// communicator without blocking the caller. Non-leading dims are
+// wait for it. A blocking collective (run) with no request of the group in
+// flight is enqueued on the user stream itself: nothing can overlap it, and
+// the two cross-stream event waits cost a third of a 1 MiB transfer
+// (runtime/README.md "GPU check"). Events are pooled per group. The
+// agreement check of each collective runs on the group's MPI communicator
+// without blocking the caller. Non-leading dims are
 // packed/unpacked with cudaMemcpy2DAsync; f16/bf16 reductions run in f32
 // (NcclKernels.cu); all-to-all is grouped ncclSend/ncclRecv.
 //
@@ -23,6 +27,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <vector>
 
 namespace seqpar {
 namespace rt {
@@ -112,12 +117,14 @@ class NcclCommunicator;
 
 class NcclRequest : public Request {
 public:
+  /// `onUserStream`: the collective was enqueued on the user stream, which
+  /// then needs no wait for it.
   NcclRequest(NcclCommunicator &owner, cudaEvent_t start, cudaEvent_t done,
               CounterKey key, uint64_t bytes, std::string description,
-              double startTime)
+              double startTime, bool onUserStream)
       : owner_(owner), start_(start), done_(done), key_(std::move(key)),
         bytes_(bytes), description_(std::move(description)),
-        startTime_(startTime) {}
+        startTime_(startTime), onUserStream_(onUserStream) {}
   ~NcclRequest() override;
   Status wait() override;
   bool test() override {
@@ -135,6 +142,7 @@ private:
   uint64_t bytes_;
   std::string description_;
   double startTime_;
+  bool onUserStream_;
   double completedAt_ = -1;
   bool waited_ = false;
 };
@@ -148,6 +156,10 @@ public:
   ~NcclCommunicator() override {
     DeviceGuard guard(device_);
     cudaStreamSynchronize(stream_);
+    for (cudaEvent_t e : freeEvents_)
+      cudaEventDestroy(e);
+    if (ready_)
+      cudaEventDestroy(ready_);
     ncclCommDestroy(comm_);
     cudaStreamDestroy(stream_);
   }
@@ -158,35 +170,85 @@ public:
 
   Status start(const CollectiveOp &op,
                std::unique_ptr<Request> *request) override {
+    return launch(op, stream_, request);
+  }
+
+  Status run(const CollectiveOp &op) override {
+    std::unique_ptr<Request> request;
+    // Requests in flight run on the group's stream; NCCL needs one order
+    // of a communicator's collectives, so this one follows them there.
+    Status status = launch(op, inFlight_ ? stream_ : gUserStream.load(),
+                           &request);
+    return status.ok() ? request->wait() : status;
+  }
+
+  /// A timing event from the pool (requests return theirs on destruction).
+  Status takeEvent(cudaEvent_t *event) {
+    if (!freeEvents_.empty()) {
+      *event = freeEvents_.back();
+      freeEvents_.pop_back();
+      return Status::success();
+    }
+    SEQPAR_CUDA(cudaEventCreate(event));
+    return Status::success();
+  }
+  void returnEvent(cudaEvent_t event) { freeEvents_.push_back(event); }
+  void requestDone() { --inFlight_; }
+
+private:
+  /// Enqueues `op` on `stream` (the group's stream after the user stream's
+  /// pending work, or the user stream itself) between two timing events.
+  Status launch(const CollectiveOp &op, cudaStream_t stream,
+                std::unique_ptr<Request> *request) {
     *request = nullptr;
     Geometry g;
     Status status = validate(op, info_.size, &g);
     if (!status.ok())
       return status;
     DeviceGuard guard(device_);
-    cudaEvent_t ready, start, done;
-    SEQPAR_CUDA(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
-    SEQPAR_CUDA(cudaEventCreate(&start));
-    SEQPAR_CUDA(cudaEventCreate(&done));
-    double startTime = monotonicSeconds();
-    SEQPAR_CUDA(cudaEventRecord(ready, gUserStream.load()));
-    SEQPAR_CUDA(cudaStreamWaitEvent(stream_, ready, 0));
-    cudaEventDestroy(ready); // released once recorded work completes
-    SEQPAR_CUDA(cudaEventRecord(start, stream_));
-    status = enqueue(op, g);
-    if (!status.ok())
+    cudaEvent_t start, done;
+    if (!(status = takeEvent(&start)).ok())
       return status;
-    SEQPAR_CUDA(cudaEventRecord(done, stream_));
+    if (!(status = takeEvent(&done)).ok()) {
+      returnEvent(start);
+      return status;
+    }
+    double startTime = monotonicSeconds();
+    const bool onUserStream = stream != stream_;
+    if (!onUserStream) {
+      if (!ready_)
+        SEQPAR_CUDA(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
+      SEQPAR_CUDA(cudaEventRecord(ready_, gUserStream.load()));
+      SEQPAR_CUDA(cudaStreamWaitEvent(stream_, ready_, 0));
+    }
+    SEQPAR_CUDA(cudaEventRecord(start, stream));
+    active_ = stream;
+    status = enqueue(op, g);
+    if (status.ok())
+      status = cudaStatus(cudaEventRecord(done, stream), "cudaEventRecord");
+    if (!status.ok()) {
+      returnEvent(start);
+      returnEvent(done);
+      return status;
+    }
+    ++inFlight_;
     *request = std::make_unique<NcclRequest>(
         *this, start, done, CounterKey{op.kind, info_.gridShape, info_.axes},
-        g.bytesSent, describe(op, info_), startTime);
+        g.bytesSent, describe(op, info_), startTime, onUserStream);
     return Status::success();
   }
 
-private:
+  static Status cudaStatus(cudaError_t e, const char *what) {
+    if (e == cudaSuccess)
+      return Status::success();
+    return Status::error(StatusCode::Backend, std::string("CUDA error in ") +
+                                                  what + ": " +
+                                                  cudaGetErrorString(e));
+  }
+
   template <typename T> Status scratch(T **ptr, size_t bytes) {
     SEQPAR_CUDA(cudaMallocAsync(reinterpret_cast<void **>(ptr),
-                                bytes ? bytes : 1, stream_));
+                                bytes ? bytes : 1, active_));
     return Status::success();
   }
 
@@ -201,17 +263,17 @@ private:
     switch (op.kind) {
     case OpKind::AllGather: {
       if (g.outer == 1) {
-        SEQPAR_NCCL(ncclAllGather(in, out, g.inputElems, type, comm_, stream_));
+        SEQPAR_NCCL(ncclAllGather(in, out, g.inputElems, type, comm_, active_));
         return s;
       }
       char *tmp;
       if (!(s = scratch(&tmp, g.outputElems * es)).ok())
         return s;
-      SEQPAR_NCCL(ncclAllGather(in, tmp, g.inputElems, type, comm_, stream_));
+      SEQPAR_NCCL(ncclAllGather(in, tmp, g.inputElems, type, comm_, active_));
       size_t row = g.extent * g.inner * es; // one rank's rows
       s = copyChunks(out, row, t * row, tmp, g.inputElems * es, row, row,
-                     g.outer, t, stream_);
-      SEQPAR_CUDA(cudaFreeAsync(tmp, stream_));
+                     g.outer, t, active_);
+      SEQPAR_CUDA(cudaFreeAsync(tmp, active_));
       return s;
     }
     case OpKind::ReduceScatter:
@@ -223,7 +285,7 @@ private:
           return s;
         size_t row = (g.extent / t) * g.inner * es;
         s = copyChunks(packed, g.outer * row, row, in, row, g.extent * g.inner * es,
-                       row, g.outer, t, stream_);
+                       row, g.outer, t, active_);
         if (!s.ok())
           return s;
         src = packed;
@@ -231,36 +293,36 @@ private:
       s = op.kind == OpKind::ReduceScatter ? reduceScatter(op, g, src, out)
                                            : allToAll(op, g, src, out);
       if (packed)
-        SEQPAR_CUDA(cudaFreeAsync(packed, stream_));
+        SEQPAR_CUDA(cudaFreeAsync(packed, active_));
       return s;
     }
     case OpKind::AllReduce: {
       if (!isHalf(op.dtype)) {
         SEQPAR_NCCL(ncclAllReduce(in, out, g.inputElems, type,
-                                  ncclOp(op.reduction), comm_, stream_));
+                                  ncclOp(op.reduction), comm_, active_));
         return s;
       }
       float *wide;
       if (!(s = scratch(&wide, g.inputElems * 4)).ok())
         return s;
-      SEQPAR_CUDA(cudaWidenToF32(dt, in, wide, g.inputElems, stream_));
+      SEQPAR_CUDA(cudaWidenToF32(dt, in, wide, g.inputElems, active_));
       SEQPAR_NCCL(ncclAllReduce(wide, wide, g.inputElems, ncclFloat32,
-                                ncclOp(op.reduction), comm_, stream_));
-      SEQPAR_CUDA(cudaNarrowFromF32(dt, wide, out, g.inputElems, stream_));
-      SEQPAR_CUDA(cudaFreeAsync(wide, stream_));
+                                ncclOp(op.reduction), comm_, active_));
+      SEQPAR_CUDA(cudaNarrowFromF32(dt, wide, out, g.inputElems, active_));
+      SEQPAR_CUDA(cudaFreeAsync(wide, active_));
       return s;
     }
     case OpKind::Shift: {
       if (g.shift == 0) {
         SEQPAR_CUDA(cudaMemcpyAsync(out, in, g.inputElems * es,
-                                    cudaMemcpyDeviceToDevice, stream_));
+                                    cudaMemcpyDeviceToDevice, active_));
         return s;
       }
       SEQPAR_NCCL(ncclGroupStart());
       SEQPAR_NCCL(ncclSend(in, g.inputElems, type, int((r + g.shift) % t),
-                           comm_, stream_));
+                           comm_, active_));
       SEQPAR_NCCL(ncclRecv(out, g.inputElems, type,
-                           int((r - g.shift + t) % t), comm_, stream_));
+                           int((r - g.shift + t) % t), comm_, active_));
       SEQPAR_NCCL(ncclGroupEnd());
       return s;
     }
@@ -273,7 +335,7 @@ private:
     Status s;
     if (!isHalf(op.dtype)) {
       SEQPAR_NCCL(ncclReduceScatter(src, out, g.chunkElems, ncclType(op.dtype),
-                                    ncclOp(op.reduction), comm_, stream_));
+                                    ncclOp(op.reduction), comm_, active_));
       return s;
     }
     float *wide, *part;
@@ -281,12 +343,12 @@ private:
         !(s = scratch(&part, g.chunkElems * 4)).ok())
       return s;
     const int dt = static_cast<int>(op.dtype);
-    SEQPAR_CUDA(cudaWidenToF32(dt, src, wide, g.inputElems, stream_));
+    SEQPAR_CUDA(cudaWidenToF32(dt, src, wide, g.inputElems, active_));
     SEQPAR_NCCL(ncclReduceScatter(wide, part, g.chunkElems, ncclFloat32,
-                                  ncclOp(op.reduction), comm_, stream_));
-    SEQPAR_CUDA(cudaNarrowFromF32(dt, part, out, g.chunkElems, stream_));
-    SEQPAR_CUDA(cudaFreeAsync(wide, stream_));
-    SEQPAR_CUDA(cudaFreeAsync(part, stream_));
+                                  ncclOp(op.reduction), comm_, active_));
+    SEQPAR_CUDA(cudaNarrowFromF32(dt, part, out, g.chunkElems, active_));
+    SEQPAR_CUDA(cudaFreeAsync(wide, active_));
+    SEQPAR_CUDA(cudaFreeAsync(part, active_));
     return s;
   }
 
@@ -303,16 +365,16 @@ private:
     SEQPAR_NCCL(ncclGroupStart());
     for (int64_t p = 0; p < t; ++p) {
       SEQPAR_NCCL(ncclSend(src + p * chunk, g.chunkElems, ncclType(op.dtype),
-                           int(p), comm_, stream_));
+                           int(p), comm_, active_));
       SEQPAR_NCCL(ncclRecv(dst + p * chunk, g.chunkElems, ncclType(op.dtype),
-                           int(p), comm_, stream_));
+                           int(p), comm_, active_));
     }
     SEQPAR_NCCL(ncclGroupEnd());
     if (unpack) {
       size_t row = g.chunkExtent * g.chunkInner * es;
       s = copyChunks(out, row, t * row, dst, chunk, row, row, g.chunkOuter, t,
-                     stream_);
-      SEQPAR_CUDA(cudaFreeAsync(dst, stream_));
+                     active_);
+      SEQPAR_CUDA(cudaFreeAsync(dst, active_));
     }
     return s;
   }
@@ -322,19 +384,27 @@ private:
   cudaStream_t stream_;
   int device_;
   Counters &counters_;
+  /// The stream enqueue() and its helpers write to (launch sets it).
+  cudaStream_t active_ = nullptr;
+  /// Orders the group's stream after the user stream; re-recorded per launch.
+  cudaEvent_t ready_ = nullptr;
+  std::vector<cudaEvent_t> freeEvents_;
+  /// Requests launched and not yet waited.
+  int64_t inFlight_ = 0;
 };
 
 NcclRequest::~NcclRequest() {
   if (!waited_)
     wait();
-  cudaEventDestroy(start_);
-  cudaEventDestroy(done_);
+  owner_.returnEvent(start_);
+  owner_.returnEvent(done_);
 }
 
 Status NcclRequest::wait() {
   if (waited_)
     return Status::success();
   waited_ = true;
+  owner_.requestDone();
   double t0 = monotonicSeconds();
   Runtime &runtime = Runtime::get();
   Backoff backoff; // polls back off like the MPI engine's (Layout.h)
@@ -365,8 +435,10 @@ Status NcclRequest::wait() {
   cudaEventElapsedTime(&ms, start_, done_);
   owner_.counters().addCollective(key_, bytes_, ms / 1e3);
   owner_.counters().addWait(key_, now - t0);
-  DeviceGuard guard(owner_.device());
-  cudaStreamWaitEvent(gUserStream.load(), done_, 0);
+  if (!onUserStream_) {
+    DeviceGuard guard(owner_.device());
+    cudaStreamWaitEvent(gUserStream.load(), done_, 0);
+  }
   return Status::success();
 }
 } // namespace
