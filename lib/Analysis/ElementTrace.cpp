@@ -478,6 +478,8 @@ std::optional<int64_t> seqpar::evaluateAt(AffineExpr e,
 bool seqpar::sameExpr(AffineExpr a, AffineExpr b, ArrayRef<int64_t> dimSizes) {
   if (hasUnknown(a) || hasUnknown(b))
     return false;
+  if (a == b) // uniqued: the common case needs no simplification
+    return true;
   AffineExpr diff = simplifyAffineExpr(a - b, dimSizes.size(), 0);
   if (auto c = dyn_cast<AffineConstantExpr>(diff))
     return c.getValue() == 0;

@@ -156,8 +156,10 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
 
 void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
-  // one function; external declarations (timers) stay calls.
-  pm.addPass(createInlinerPass());
+  // one function; external declarations (timers) stay calls. Then one
+  // canonicalization, as MLIR's inliner pass would run on every function.
+  pm.addPass(createInlineCalls());
+  pm.addPass(createCanonicalizerPass());
   // Graphs from other frontends mix tosa and linalg: bring tosa down to
   // linalg/arith/tensor first so one analysis sees one form.
   addTosaLoweringPasses(pm.nest<func::FuncOp>());
@@ -246,8 +248,7 @@ static void addSequenceParallelPasses(OpPassManager &pm,
   pm.addPass(createFoldReduceScatter());
   pm.addPass(createCSEPass());
   pm.addPass(createSequenceParallel(options));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizeAndCSE());
   if (!saveGathered)
     pm.addNestedPass<func::FuncOp>(createSaveSharded());
 }
@@ -289,25 +290,22 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // A decode step (dcp) is inference: no backward to raise.
   raise.backward = opts.dcp <= 1;
   pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
-  pm.addPass(createCanonicalizerPass());
   // The raiser re-derives Q, K and V from the views it traced: CSE makes
   // them the values the rest of the graph reads (a prefill returns the K/V
   // its attention reads, and CP relays that K/V by identity).
-  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizeAndCSE());
   // A decode step: its KV caches are sharded over the CP axis.
   if (opts.dcp > 1) {
     pm.addPass(
         createDecodeContextParallel(opts.getDecodeContextParallelOptions()));
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
+    pm.addPass(createCanonicalizeAndCSE());
     return;
   }
   // The CP axis shards every sequence-carrying value.
   if (opts.getGrid().hasRingAxis())
     pm.addPass(createContextParallel(opts.getContextParallelOptions()));
   if (!opts.sp || opts.tp < 2) {
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
+    pm.addPass(createCanonicalizeAndCSE());
     return;
   }
   addSequenceParallelPasses(pm, opts.getSequenceParallelOptions(),

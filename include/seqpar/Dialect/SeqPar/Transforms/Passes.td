@@ -795,6 +795,33 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
 // Preparation for lowering (PrepareLowering/)
 //===----------------------------------------------------------------------===//
 
+def CanonicalizeAndCSE : Pass<"seqpar-canonicalize-cse"> {
+  let summary = "canonicalize then cse, verified once";
+  let description = [{
+    The clean-up the named pipelines run after each rewrite: exactly
+    MLIR's `canonicalize` (every loaded dialect's and registered op's
+    canonicalization patterns, top-down, normal region simplification),
+    then `cse`. One pass instead of two, so the pass manager verifies the
+    module once instead of twice: on an 80-layer graph a verification costs
+    about as much as a pass (docs/benchmarks.md §1). Unchanged IR is
+    reported as such and not verified at all.
+  }];
+}
+
+def InlineCalls : Pass<"seqpar-inline-calls", "::mlir::ModuleOp"> {
+  let summary = "Inline calls to defined functions, leaving a module without any untouched";
+  let description = [{
+    Exporters outline helpers (a LayerNorm, a whole layer) into functions;
+    every analysis after this reads one function. Runs MLIR's inliner (with
+    no simplification pipeline of its own: seqpar-pipeline canonicalizes
+    next) when some call's callee is a function with a body in the module;
+    calls to declarations (timers, runtime hooks) stay calls. A module
+    without such a call is not touched, so the pass manager does not verify
+    it again: the usual case, and verifying a large graph costs about as
+    much as a pass (docs/benchmarks.md §1).
+  }];
+}
+
 def FoldIndexGathers : Pass<"seqpar-fold-index-gathers", "::mlir::func::FuncOp"> {
   let summary = "Rewrite gathers at arange or constant indices into tensor.extract_slice";
   let description = [{
