@@ -27,6 +27,9 @@ caches on each of 4 ranks costs more than the step.
 
 Usage: python3 bench/run_decode.py [--quick] [--out docs/] [--repeat N]
        python3 bench/run_decode.py --replot docs/bench/decode_results.json
+       python3 bench/run_decode.py --lmax 16384 --sweep-only sweep.json \
+           --sweep-lengths 4,4096,16383 --sweep-variants dcp=2
+           (the small/large L part alone, printed and saved, no page)
   --quick  L_max = 256 and 1024, one launch each (a smoke test, ~3 minutes);
            writes to a temporary directory unless --out is given.
 Builds nothing; exits 2 with a message if a tool is missing.
@@ -210,11 +213,11 @@ def length_sweep(args, work):
     two lengths alternate launch by launch, so both see the same load."""
     lmax, t = args.sweep_lmax, 1
     src = export(args, work, lmax, t)
-    lengths = (4, lmax - t)
+    lengths = tuple(args.sweep_lengths) if args.sweep_lengths else (4, lmax - t)
     inputs = {L: write_inputs(src, os.path.join(work, f"sweep_L{L}_"), L) for L in lengths}
     rows = []
     for name, opts, np_, only in VARIANTS:
-        if only:
+        if only or (args.sweep_variants and name not in args.sweep_variants):
             continue
         prog, _, _ = compile_step(args, src, opts, os.path.join(work, f"sweep_{np_}.mlir"))
         runs = {L: [] for L in lengths}
@@ -433,6 +436,13 @@ def main():
     p.add_argument("--lmax", default=None, help="comma-separated cache capacities")
     p.add_argument("--work", default=None, help="keep exports and inputs here (reused)")
     p.add_argument("--no-sweep", action="store_true", help="skip the small/large L runs")
+    p.add_argument("--sweep-only", metavar="RESULTS_JSON", default=None,
+                   help="run only the small/large L part, print its table and write its rows "
+                   "to RESULTS_JSON (no page written)")
+    p.add_argument("--sweep-lengths", default=None,
+                   help="comma-separated current lengths L of that part (default 4,L_max-1)")
+    p.add_argument("--sweep-variants", default=None,
+                   help="comma-separated variants of that part (default dcp=1,dcp=2,dcp=4)")
     p.add_argument("--sweep-into", metavar="RESULTS_JSON",
                    help="run only the small/large L part and replace it in these results")
     p.add_argument("--replot", metavar="RESULTS_JSON")
@@ -470,6 +480,27 @@ def main():
     args.tokens = [1, 4]
     args.a2a_lmax = args.lmaxes[min(2, len(args.lmaxes) - 1)]
     args.sweep_lmax = args.a2a_lmax
+    args.sweep_lengths = [int(x) for x in args.sweep_lengths.split(",")] \
+        if args.sweep_lengths else None
+    args.sweep_variants = args.sweep_variants.split(",") if args.sweep_variants else None
+    if args.sweep_only:
+        work = args.work or tempfile.mkdtemp(prefix="seqpar-decode.")
+        os.makedirs(work, exist_ok=True)
+        ra.log("attention at small and large L")
+        t0 = time.perf_counter()
+        meta = {"date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+                "command": " ".join(["python3", "bench/run_decode.py"] + sys.argv[1:]),
+                "commit": ra.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]
+                                 ).stdout.strip(),
+                "load_before": ra.loadavg(), "sweep_lmax": args.sweep_lmax,
+                "repeat": args.repeat, "warmup": args.warmup}
+        res = {"meta": meta, "sweep": length_sweep(args, work)}
+        meta["load_after"] = ra.loadavg()
+        meta["sweep_minutes"] = (time.perf_counter() - t0) / 60
+        with open(args.sweep_only, "w") as f:
+            json.dump(res, f, indent=1)
+        print(sweep_table(res))
+        return
     t0 = time.perf_counter()
     meta = {"date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
             "command": " ".join(["python3", "bench/run_decode.py"] + sys.argv[1:]),

@@ -36,11 +36,57 @@ struct Sym {
   std::shared_ptr<Sym> a, b, c;     // Compare (a, b), Select (a ? b : c)
   DenseElementsAttr table;          // Table: element at `coords`
   SmallVector<AffineExpr> coords;
+  /// Position: plus runtime[k] times run-time scalar k (RuntimeScalars),
+  /// all of it modulo 2^64.
+  SmallVector<int64_t> runtime;
 };
 using SymPtr = std::shared_ptr<Sym>;
 
+/// The integer scalars known only at run time (a decode step's length L) a
+/// position may add, when the caller allows them (null: none, a position
+/// is an affine expression of the dims).
+struct RuntimeScalars {
+  SmallVector<Value> values;
+};
+
+/// index or i64: a run-time position's arithmetic wraps as the affine sum
+/// does modulo 2^64 (the lowering's index is 64 bits wide).
+bool is64(Type type) { return type.isIndex() || type.isInteger(64); }
+
+bool hasRuntime(const SymPtr &s) {
+  return s && llvm::any_of(s->runtime, [](int64_t c) { return c != 0; });
+}
+
+/// The position that is run-time scalar `v` (an index or i64 scalar, or a
+/// 0-d tensor holding one).
+SymPtr runtimePosition(Value v, RuntimeScalars &rt) {
+  auto *found = llvm::find(rt.values, v);
+  size_t k = found - rt.values.begin();
+  if (found == rt.values.end())
+    rt.values.push_back(v);
+  auto s = std::make_shared<Sym>(
+      Sym{Sym::Position, 0, getAffineConstantExpr(0, v.getContext())});
+  s->runtime.assign(k + 1, 0);
+  s->runtime[k] = 1;
+  return s;
+}
+
+/// a + sign * b of two positions (run-time terms included).
+SymPtr addPositions(const SymPtr &a, const SymPtr &b, int64_t sign) {
+  if (!a || !b || a->kind != Sym::Position || b->kind != Sym::Position)
+    return nullptr;
+  auto s = std::make_shared<Sym>(
+      Sym{Sym::Position, 0, a->position + b->position * sign});
+  s->runtime.assign(std::max(a->runtime.size(), b->runtime.size()), 0);
+  for (auto [k, c] : llvm::enumerate(a->runtime))
+    s->runtime[k] += c;
+  for (auto [k, c] : llvm::enumerate(b->runtime))
+    s->runtime[k] += sign * c;
+  return s;
+}
+
 SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
-                  int depth);
+                  int depth, RuntimeScalars *rt);
 
 /// index, or an integer of at least 32 bits: holds any token position.
 bool holdsPositions(Type type) {
@@ -50,18 +96,24 @@ bool holdsPositions(Type type) {
 
 /// Evaluates scalar `v` inside `op`'s body, whose loops are at `loops`.
 SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
-                  unsigned numDims, int depth) {
+                  unsigned numDims, int depth, RuntimeScalars *rt) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // An argument of an enclosing block (the function's L): the same at
+    // every element.
+    if (rt && !op->isAncestor(arg.getOwner()->getParentOp()))
+      return is64(v.getType()) ? runtimePosition(v, *rt) : nullptr;
     if (arg.getOwner() != op.getBlock() ||
         arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
       return nullptr;
     OpOperand *input = op.getDpsInputOperand(arg.getArgNumber());
     if (!isa<RankedTensorType>(input->get().getType()))
-      return nullptr;
+      return rt && is64(input->get().getType())
+                 ? runtimePosition(input->get(), *rt)
+                 : nullptr;
     SmallVector<AffineExpr> coords;
     for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
       coords.push_back(e.replaceDims(loops));
-    return evalTensor(input->get(), coords, numDims, depth + 1);
+    return evalTensor(input->get(), coords, numDims, depth + 1, rt);
   }
   Operation *def = v.getDefiningOp();
   if (!def)
@@ -73,32 +125,53 @@ SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
   if (matchPattern(v, m_Constant(&i)))
     return std::make_shared<Sym>(Sym{
         Sym::Position, 0, getAffineConstantExpr(i.getInt(), v.getContext())});
+  // A scalar computed outside the body is the same at every element: a
+  // run-time position, when the caller allows them.
+  if (rt && !op->isAncestor(def))
+    return is64(v.getType()) ? runtimePosition(v, *rt) : nullptr;
   if (auto index = dyn_cast<linalg::IndexOp>(def))
     return index.getDim() < loops.size()
                ? std::make_shared<Sym>(
                      Sym{Sym::Position, 0, loops[index.getDim()]})
                : nullptr;
   // Casts keep a position only when no bits are lost (i1 or i4 positions
-  // wrap: j % 2 <= i % 2 is not causal).
-  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def))
-    return holdsPositions(def->getOperand(0).getType()) &&
-                   holdsPositions(def->getResult(0).getType())
-               ? evalScalar(def->getOperand(0), op, loops, numDims, depth)
-               : nullptr;
+  // wrap: j % 2 <= i % 2 is not causal); a run-time one only between 64-bit
+  // types (its value may be any).
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def)) {
+    if (!holdsPositions(def->getOperand(0).getType()) ||
+        !holdsPositions(def->getResult(0).getType()))
+      return nullptr;
+    SymPtr s = evalScalar(def->getOperand(0), op, loops, numDims, depth, rt);
+    if (hasRuntime(s) && (!is64(def->getOperand(0).getType()) ||
+                          !is64(def->getResult(0).getType())))
+      return nullptr;
+    return s;
+  }
+  // Sums of positions: only with run-time scalars allowed (a decode step's
+  // L + j), in 64 bits, where they wrap as the affine sum modulo 2^64.
+  if (rt && isa<arith::AddIOp, arith::SubIOp>(def) && is64(v.getType()))
+    return addPositions(
+        evalScalar(def->getOperand(0), op, loops, numDims, depth, rt),
+        evalScalar(def->getOperand(1), op, loops, numDims, depth, rt),
+        isa<arith::AddIOp>(def) ? 1 : -1);
   if (isa<arith::TruncFOp, arith::ExtFOp>(def))
-    return evalScalar(def->getOperand(0), op, loops, numDims, depth);
+    return evalScalar(def->getOperand(0), op, loops, numDims, depth, rt);
   if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
     auto s = std::make_shared<Sym>(Sym{Sym::Compare});
     s->predicate = cmp.getPredicate();
-    s->a = evalScalar(cmp.getLhs(), op, loops, numDims, depth);
-    s->b = evalScalar(cmp.getRhs(), op, loops, numDims, depth);
+    s->a = evalScalar(cmp.getLhs(), op, loops, numDims, depth, rt);
+    s->b = evalScalar(cmp.getRhs(), op, loops, numDims, depth, rt);
+    // A run-time position is compared as the 64-bit value it wraps to.
+    if ((hasRuntime(s->a) || hasRuntime(s->b)) &&
+        !is64(cmp.getLhs().getType()))
+      return nullptr;
     return s->a && s->b ? s : nullptr;
   }
   if (auto select = dyn_cast<arith::SelectOp>(def)) {
     auto s = std::make_shared<Sym>(Sym{Sym::Select});
-    s->a = evalScalar(select.getCondition(), op, loops, numDims, depth);
-    s->b = evalScalar(select.getTrueValue(), op, loops, numDims, depth);
-    s->c = evalScalar(select.getFalseValue(), op, loops, numDims, depth);
+    s->a = evalScalar(select.getCondition(), op, loops, numDims, depth, rt);
+    s->b = evalScalar(select.getTrueValue(), op, loops, numDims, depth, rt);
+    s->c = evalScalar(select.getFalseValue(), op, loops, numDims, depth, rt);
     return s->a && s->b && s->c ? s : nullptr;
   }
   return nullptr;
@@ -106,16 +179,29 @@ SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
 
 /// Evaluates element `coords` of tensor `v`.
 SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
-                  int depth) {
+                  int depth, RuntimeScalars *rt) {
   if (depth > 32)
     return nullptr;
   TracedElement source = traceElement(v, coords, numDims).back();
   v = source.value;
   Operation *def = v.getDefiningOp();
+  // A 0-d integer tensor that is not a constant (a decode step's length
+  // argument): one run-time position, when the caller allows them.
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (rt && type && type.getRank() == 0 && is64(type.getElementType()) &&
+      !matchPattern(v, m_Constant()))
+    return runtimePosition(v, *rt);
   if (!def)
     return nullptr; // a function argument: data, not provably causal
   DenseElementsAttr dense;
   if (matchPattern(v, m_Constant(&dense))) {
+    // An integer splat is a constant position (a length fixed at export).
+    if (rt && dense.isSplat() && is64(dense.getElementType()))
+      return std::make_shared<Sym>(
+          Sym{Sym::Position, 0,
+              getAffineConstantExpr(
+                  dense.getSplatValue<APInt>().getSExtValue(),
+                  v.getContext())});
     if (!isa<FloatType>(dense.getElementType()))
       return nullptr;
     if (dense.isSplat())
@@ -136,11 +222,12 @@ SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
   for (auto [pos, expr] : llvm::enumerate(out.getResults()))
     loops[cast<AffineDimExpr>(expr).getPosition()] = source.coords[pos];
   return evalScalar(op.getBlock()->getTerminator()->getOperand(0), op, loops,
-                    numDims, depth);
+                    numDims, depth, rt);
 }
 
 bool isExpr(const SymPtr &s, AffineExpr want, ArrayRef<int64_t> dimSizes) {
-  return s && s->kind == Sym::Position && sameExpr(s->position, want, dimSizes);
+  return s && s->kind == Sym::Position && !hasRuntime(s) &&
+         sameExpr(s->position, want, dimSizes);
 }
 
 /// key <= query (true), key > query (false), or neither.
@@ -202,7 +289,7 @@ std::optional<double> seqpar::causalMaskValue(Value mask,
                                               ArrayRef<AffineExpr> coords,
                                               AffineExpr query, AffineExpr key,
                                               ArrayRef<int64_t> dimSizes) {
-  SymPtr s = evalTensor(mask, coords, dimSizes.size(), 0);
+  SymPtr s = evalTensor(mask, coords, dimSizes.size(), 0, nullptr);
   if (s && s->kind == Sym::Table)
     return causalTable(*s, query, key, dimSizes);
   if (!s || s->kind != Sym::Select)
@@ -222,8 +309,80 @@ std::optional<bool> seqpar::causalCondition(Value cond, linalg::LinalgOp op,
                                             ArrayRef<AffineExpr> loops,
                                             AffineExpr query, AffineExpr key,
                                             ArrayRef<int64_t> dimSizes) {
-  return visibleWhenTrue(evalScalar(cond, op, loops, dimSizes.size(), 0), query,
-                         key, dimSizes);
+  return visibleWhenTrue(
+      evalScalar(cond, op, loops, dimSizes.size(), 0, nullptr), query, key,
+      dimSizes);
+}
+
+FailureOr<RuntimeCausalMask>
+seqpar::runtimeCausalMask(Value mask, ArrayRef<AffineExpr> coords,
+                          AffineExpr query, AffineExpr key,
+                          ArrayRef<int64_t> dimSizes, std::string &why) {
+  RuntimeScalars rt;
+  SymPtr s = evalTensor(mask, coords, dimSizes.size(), 0, &rt);
+  if (!s || s->kind != Sym::Select || !s->a || s->a->kind != Sym::Compare) {
+    why = "the mask is not select(compare(key position, query position), 0, "
+          "c) of positions and run-time integers (an argument, data, or "
+          "ops it is not followed through)";
+    return failure();
+  }
+  const Sym &cmp = *s->a;
+  // The compared position that is not the key: the query's.
+  using P = arith::CmpIPredicate;
+  P p = cmp.predicate;
+  bool keyFirst = isExpr(cmp.a, key, dimSizes);
+  bool keySecond = !keyFirst && isExpr(cmp.b, key, dimSizes);
+  const SymPtr &other = keyFirst ? cmp.b : cmp.a;
+  // Key first: k <= q shows, k > q hides; query first: q >= k shows, q < k
+  // hides. Strict forms (k < q + 1) are not recognised.
+  std::optional<bool> visible;
+  if ((keyFirst && (p == P::sle || p == P::ule)) ||
+      (keySecond && (p == P::sge || p == P::uge)))
+    visible = true;
+  if ((keyFirst && (p == P::sgt || p == P::ugt)) ||
+      (keySecond && (p == P::slt || p == P::ult)))
+    visible = false;
+  if (!visible || !other || other->kind != Sym::Position ||
+      hasUnknown(other->position)) {
+    why = "the mask's condition is not key <= q or key > q (in either "
+          "order) of the key position and a query position q";
+    return failure();
+  }
+  // q may read the query dim and run-time integers, nothing else (a
+  // position per batch or head is not one tensor of query positions); a
+  // dim of size 1 is 0 (reshapes of unit dims leave them in the coords).
+  MLIRContext *ctx = mask.getContext();
+  SmallVector<AffineExpr> unitDimsZero;
+  for (auto [d, size] : llvm::enumerate(dimSizes))
+    unitDimsZero.push_back(size == 1 ? getAffineConstantExpr(0, ctx)
+                                     : getAffineDimExpr(d, ctx));
+  AffineExpr position = simplifyAffineExpr(
+      other->position.replaceDims(unitDimsZero), dimSizes.size(), 0);
+  bool onlyQuery = true;
+  position.walk([&](AffineExpr e) {
+    if (isa<AffineDimExpr>(e))
+      onlyQuery &= e == query;
+  });
+  if (!onlyQuery) {
+    why = "the mask's query position reads other dims than the query's";
+    return failure();
+  }
+  const SymPtr &shown = *visible ? s->b : s->c;
+  const SymPtr &hidden = *visible ? s->c : s->b;
+  if (!shown || shown->kind != Sym::Float || shown->value != 0.0 || !hidden ||
+      hidden->kind != Sym::Float || !(hidden->value < 0.0)) {
+    why = "the mask does not add 0 to the visible keys and a negative "
+          "constant to the others";
+    return failure();
+  }
+  RuntimeCausalMask result;
+  result.hidden = hidden->value;
+  result.queryPosition = position;
+  for (auto [k, c] : llvm::enumerate(other->runtime))
+    if (c != 0)
+      result.runtime.push_back({rt.values[k], c});
+  result.isSigned = p == P::sle || p == P::sgt || p == P::sge || p == P::slt;
+  return result;
 }
 
 //===----------------------------------------------------------------------===//

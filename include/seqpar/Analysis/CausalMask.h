@@ -7,6 +7,7 @@
 #include "mlir/IR/AffineExpr.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::seqpar {
 
@@ -34,6 +35,35 @@ std::optional<bool> causalCondition(Value cond, linalg::LinalgOp op,
                                     ArrayRef<AffineExpr> loops,
                                     AffineExpr query, AffineExpr key,
                                     ArrayRef<int64_t> dimSizes);
+
+/// A mask that is causality by position with query positions known only at
+/// run time (a decode step's: query j at L + j): it hides key k from query
+/// row i exactly when k > q(i).
+struct RuntimeCausalMask {
+  /// The value added to hidden logits; 0 is added to the others.
+  double hidden;
+  /// q(i) = queryPosition (an expr of the query dim alone) + the sum of
+  /// coefficient x value over `runtime`, modulo 2^64. Each value is an index
+  /// or i64 scalar, or a 0-d tensor holding one, defined before the mask.
+  AffineExpr queryPosition;
+  SmallVector<std::pair<Value, int64_t>> runtime;
+  /// Whether k and q(i) are compared as signed 64-bit integers (a q(i)
+  /// below 0 then hides every key), else unsigned.
+  bool isSigned;
+};
+
+/// Where `mask` (read as causalMaskValue reads it) is select(compare(key,
+/// q), 0, c) with c < 0, the key's position `key` and q an expr of the query
+/// dim `query` plus run-time integers (sums in 64 bits, scalars defined
+/// outside the ops building the mask, 0-d integer tensors that are not
+/// constants): the causal mask at those run-time positions.
+/// Otherwise failure and `why`.
+FailureOr<RuntimeCausalMask> runtimeCausalMask(Value mask,
+                                               ArrayRef<AffineExpr> coords,
+                                               AffineExpr query,
+                                               AffineExpr key,
+                                               ArrayRef<int64_t> dimSizes,
+                                               std::string &why);
 
 /// Bounds on every value an additive mask can hold: lo <= x <= hi for each
 /// element x, as the program computes it (rounded to its element type,

@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Analysis/AttentionMatch.h"
 #include "seqpar/Analysis/ByteCounts.h"
+#include "seqpar/Analysis/CausalMask.h"
 #include "seqpar/Analysis/KVCache.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -19,6 +21,9 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_DECODECONTEXTPARALLEL
@@ -48,7 +53,121 @@ struct CacheWrite {
 struct DecodeAttention {
   Operation *op;
   CacheWrite key, value;
+  /// A `seqpar.attention` mask that is causality at the queries' run-time
+  /// positions (query j at L + j): the block is causal by position instead,
+  /// so key tiles past the last query are skipped (docs/decode.md).
+  std::optional<RuntimeCausalMask> causalMask;
+  /// Why a mask stays an additive mask (empty: no mask, or it does not).
+  std::string maskKept;
 };
+
+/// Whether `e`, an expr of dim `query` and constants, is one
+/// `expandQueryPosition` builds: sums and products by constants.
+bool isExpandable(AffineExpr e, AffineExpr query) {
+  if (isa<AffineConstantExpr>(e))
+    return true;
+  if (isa<AffineDimExpr>(e))
+    return e == query;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return false;
+  if (e.getKind() == AffineExprKind::Add)
+    return isExpandable(bin.getLHS(), query) &&
+           isExpandable(bin.getRHS(), query);
+  if (e.getKind() == AffineExprKind::Mul)
+    return isExpandable(bin.getLHS(), query) &&
+           isa<AffineConstantExpr>(bin.getRHS());
+  return false;
+}
+
+/// `e` (isExpandable) at query row `row`, in index arithmetic, which wraps
+/// modulo 2^64 as the mask's 64-bit sums do.
+Value expandQueryPosition(OpBuilder &b, Location loc, AffineExpr e,
+                          Value row) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return arith::ConstantIndexOp::create(b, loc, c.getValue());
+  if (isa<AffineDimExpr>(e))
+    return row;
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  Value lhs = expandQueryPosition(b, loc, bin.getLHS(), row);
+  Value rhs = expandQueryPosition(b, loc, bin.getRHS(), row);
+  if (e.getKind() == AffineExprKind::Add)
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+
+/// The mask of `attention` as causality at run-time query positions, or why
+/// it is kept as an additive mask (docs/decode.md).
+FailureOr<RuntimeCausalMask> matchCausalMask(AttentionOp attention,
+                                             std::string &why) {
+  Value mask = attention.getMask();
+  auto queryType = cast<RankedTensorType>(attention.getQuery().getType());
+  auto keyType = cast<RankedTensorType>(attention.getKey().getType());
+  auto maskType = cast<RankedTensorType>(mask.getType());
+  MLIRContext *ctx = attention.getContext();
+  // The logits' dims (b, a, T, L_max); the mask broadcasts over its unit
+  // dims.
+  SmallVector<int64_t> sizes{queryType.getDimSize(0), queryType.getDimSize(1),
+                             queryType.getDimSize(2), keyType.getDimSize(2)};
+  if (maskType.getRank() != 4 || !maskType.hasStaticShape()) {
+    why = "its mask is not a static [b|1, a|1, T|1, L_max|1] tensor";
+    return failure();
+  }
+  SmallVector<AffineExpr> coords;
+  for (int64_t dim = 0; dim < 4; ++dim)
+    coords.push_back(maskType.getDimSize(dim) == 1 && sizes[dim] != 1
+                         ? getAffineConstantExpr(0, ctx)
+                         : getAffineDimExpr(dim, ctx));
+  AffineExpr query = getAffineDimExpr(2, ctx), key = getAffineDimExpr(3, ctx);
+  FailureOr<RuntimeCausalMask> causal =
+      runtimeCausalMask(mask, coords, query, key, sizes, why);
+  if (failed(causal))
+    return failure();
+  // The positions are built before the attention from the scalars the mask
+  // read.
+  Block *block = attention->getBlock();
+  for (auto [value, coefficient] : causal->runtime) {
+    Operation *def = value.getDefiningOp();
+    bool before = def ? def->getBlock() == block &&
+                            def->isBeforeInBlock(attention)
+                      : cast<BlockArgument>(value).getOwner() == block;
+    if (!before) {
+      why = "its mask reads a run-time integer not defined before the "
+            "attention in its block";
+      return failure();
+    }
+  }
+  if (!isExpandable(causal->queryPosition, query)) {
+    why = "its mask's query position is not a sum of the query index, "
+          "constants and run-time integers";
+    return failure();
+  }
+  // A finite hidden value weighs hidden keys 0 only on a row that shows a
+  // key (docs/semantics.md §4.5); with an unsigned comparison key 0 is
+  // shown to every row, with a signed one a negative query position hides
+  // them all, and the additive mask then weighs every key the same.
+  if (!std::isinf(causal->hidden)) {
+    double limit = maskedLogitLimit(queryType.getElementType());
+    if (causal->hidden > limit) {
+      why = llvm::formatv("its mask hides keys with {0:e}, above {1:e} (not "
+                          "-inf for every row)",
+                          causal->hidden, limit)
+                .str();
+      return failure();
+    }
+    if (causal->isSigned) {
+      why = llvm::formatv("its mask hides keys with the finite {0:e} and "
+                          "compares positions signed: a row whose query "
+                          "position is negative hides every key, and the "
+                          "additive mask then weighs them all the same, "
+                          "which the causal flag does not",
+                          causal->hidden)
+                .str();
+      return failure();
+    }
+  }
+  return causal;
+}
 
 /// Whether `value` holds 0, 1, ..., n-1: an index constant or a
 /// tensor.generate yielding its index.
@@ -147,6 +266,7 @@ matchDecodeAttention(Operation *op, func::FuncOp func, std::string &why) {
                            : "its value is not a cache: " + whyValue;
     return failure();
   }
+  DecodeAttention result{op, *keyWrite, *valueWrite, std::nullopt, ""};
   if (mask) {
     auto maskType = cast<RankedTensorType>(mask.getType());
     int64_t columns = maskType.getDimSize(3);
@@ -155,9 +275,21 @@ matchDecodeAttention(Operation *op, func::FuncOp func, std::string &why) {
       why = "its mask's key dim is neither 1 nor L_max";
       return failure();
     }
+    if (auto attention = dyn_cast<AttentionOp>(op)) {
+      FailureOr<RuntimeCausalMask> causal =
+          matchCausalMask(attention, result.maskKept);
+      if (succeeded(causal))
+        result.causalMask = *causal;
+    }
   }
-  return DecodeAttention{op, *keyWrite, *valueWrite};
+  return result;
 }
+
+/// The query positions of `mask` for `numQueries` rows, [numQueries] index:
+/// q(j), or max(q(j), -1) + 1 for a signed comparison (whose key positions
+/// are then shifted by one).
+Value buildQueryPositions(OpBuilder &b, Location loc,
+                          const RuntimeCausalMask &mask, int64_t numQueries);
 
 struct DecodeContextParallelPass
     : public mlir::seqpar::impl::DecodeContextParallelBase<
@@ -167,6 +299,10 @@ struct DecodeContextParallelPass
 
 private:
   LogicalResult runOnFunction(func::FuncOp func);
+  /// On one rank the caches stay whole; an attention over them whose mask is
+  /// causality at run-time positions still becomes a causal block, so a
+  /// step costs its length L, not L_max, there too.
+  void causalOnOneRank(func::FuncOp func, FlatSymbolRefAttr grid);
 };
 
 /// Builds the per-rank step of one function on n ranks of grid axis `axis`.
@@ -212,8 +348,13 @@ private:
   /// Global position p(i) of the rank's slot `slot` of `slots`
   /// (docs/decode.md).
   Value slotPosition(OpBuilder &ob, Location loc, Value slot, int64_t slots);
-  /// The positions of the rank's `slots` slots, [slots] index.
-  Value slotPositions(int64_t slots);
+  /// The positions of the rank's `slots` slots plus `shift`, [slots] index.
+  Value slotPositions(int64_t slots, int64_t shift = 0);
+  /// The query positions of `mask` for `numQueries` rows, [numQueries]
+  /// index: q(j), or max(q(j), -1) + 1 for a signed comparison (whose key
+  /// positions are then shifted by one).
+  Value queryPositions(const RuntimeCausalMask &mask, int64_t numQueries,
+                       Location loc);
   /// `mask` [b|1, a|1, T|1, L_max|1] with its key columns read at the
   /// rank's slots.
   Value localMask(Value mask, int64_t slots);
@@ -240,7 +381,7 @@ private:
   DecodeMerge merge;
   OpBuilder b;
   Value rank;
-  llvm::DenseMap<int64_t, Value> positionsBySlots;
+  llvm::DenseMap<std::pair<int64_t, int64_t>, Value> positionsBySlots;
   llvm::DenseMap<Operation *, Value> written;
   /// The cache arguments already given their per-rank type.
   llvm::DenseSet<BlockArgument> localized;
@@ -277,8 +418,8 @@ Value DecodeStepBuilder::slotPosition(OpBuilder &ob, Location loc, Value slot,
       ob, loc, arith::MulIOp::create(ob, loc, blockIndex, size), within);
 }
 
-Value DecodeStepBuilder::slotPositions(int64_t slots) {
-  Value &positions = positionsBySlots[slots];
+Value DecodeStepBuilder::slotPositions(int64_t slots, int64_t shift) {
+  Value &positions = positionsBySlots[{slots, shift}];
   if (positions)
     return positions;
   OpBuilder::InsertionGuard guard(b);
@@ -287,9 +428,59 @@ Value DecodeStepBuilder::slotPositions(int64_t slots) {
   auto type = RankedTensorType::get({slots}, b.getIndexType());
   positions = tensor::GenerateOp::create(
       b, loc, type, ValueRange{}, [&](OpBuilder &ob, Location l, ValueRange i) {
-        tensor::YieldOp::create(ob, l, slotPosition(ob, l, i[0], slots));
+        Value p = slotPosition(ob, l, i[0], slots);
+        if (shift != 0)
+          p = arith::AddIOp::create(
+              ob, l, p, arith::ConstantIndexOp::create(ob, l, shift));
+        tensor::YieldOp::create(ob, l, p);
       });
   return positions;
+}
+
+Value DecodeStepBuilder::queryPositions(const RuntimeCausalMask &mask,
+                                        int64_t numQueries, Location loc) {
+  return buildQueryPositions(b, loc, mask, numQueries);
+}
+
+Value buildQueryPositions(OpBuilder &b, Location loc,
+                          const RuntimeCausalMask &mask, int64_t numQueries) {
+  // The run-time part, once: each scalar as index (i64 to index keeps its
+  // 64 bits), times its coefficient.
+  Value runtime;
+  for (auto [value, coefficient] : mask.runtime) {
+    Value scalar = value;
+    if (isa<RankedTensorType>(scalar.getType()))
+      scalar = tensor::ExtractOp::create(b, loc, scalar, ValueRange{});
+    if (!scalar.getType().isIndex())
+      scalar = arith::IndexCastOp::create(b, loc, b.getIndexType(), scalar);
+    if (coefficient != 1)
+      scalar = arith::MulIOp::create(
+          b, loc, scalar, arith::ConstantIndexOp::create(b, loc, coefficient));
+    runtime = runtime ? arith::AddIOp::create(b, loc, runtime, scalar)
+                      : scalar;
+  }
+  auto type = RankedTensorType::get({numQueries}, b.getIndexType());
+  return tensor::GenerateOp::create(
+      b, loc, type, ValueRange{}, [&](OpBuilder &ob, Location l, ValueRange i) {
+        Value q;
+        auto constant = dyn_cast<AffineConstantExpr>(mask.queryPosition);
+        if (runtime && constant && constant.getValue() == 0)
+          q = runtime;
+        else
+          q = expandQueryPosition(ob, l, mask.queryPosition, i[0]);
+        if (runtime && q != runtime)
+          q = arith::AddIOp::create(ob, l, q, runtime);
+        // Signed: q < 0 shows no key; max(q, -1) + 1 is 0 there and above
+        // every shifted key position p + 1 >= 1 (q = 2^63 - 1 wraps to
+        // 2^63, still above them read unsigned).
+        if (mask.isSigned)
+          q = arith::AddIOp::create(
+              ob, l,
+              arith::MaxSIOp::create(
+                  ob, l, q, arith::ConstantIndexOp::create(ob, l, -1)),
+              arith::ConstantIndexOp::create(ob, l, 1));
+        tensor::YieldOp::create(ob, l, q);
+      });
 }
 
 Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
@@ -484,33 +675,45 @@ void DecodeStepBuilder::distribute(const DecodeAttention &attention) {
   b.setInsertionPoint(op);
   Location loc = op->getLoc();
   int64_t slots = cast<RankedTensorType>(key.getType()).getDimSize(kSlotDim);
-  Value positions = slotPositions(slots);
   AttentionBlockOp local;
   if (auto block = dyn_cast<AttentionBlockOp>(op)) {
     Value mask = block.getMask() ? localMask(block.getMask(), slots) : Value();
     local = AttentionBlockOp::create(
         b, loc, block.getOut().getType(), block.getRowMax().getType(),
         block.getRowSum().getType(), block.getQuery(), key, value,
-        block.getQPositions(), positions, mask, Value(), block.getScaleAttr(),
+        block.getQPositions(), slotPositions(slots), mask, Value(),
+        block.getScaleAttr(),
         block.getCausalAttr());
   } else {
     auto full = cast<AttentionOp>(op);
     auto queryType = cast<RankedTensorType>(full.getQuery().getType());
     int64_t numQueries = queryType.getDimSize(2);
-    // Not causal: the query positions are not read.
-    Value queryPositions = tensor::GenerateOp::create(
-        b, loc, RankedTensorType::get({numQueries}, b.getIndexType()),
-        ValueRange{}, [](OpBuilder &ob, Location l, ValueRange i) {
-          tensor::YieldOp::create(ob, l, i[0]);
-        });
-    Value mask = full.getMask() ? localMask(full.getMask(), slots) : Value();
     auto outType = queryType.clone(b.getF32Type());
     auto rowsType =
         RankedTensorType::get(queryType.getShape().drop_back(), b.getF32Type());
-    local = AttentionBlockOp::create(b, loc, outType, rowsType, rowsType,
-                                     full.getQuery(), key, value,
-                                     queryPositions, positions, mask, Value(),
-                                     full.getScaleAttr(), UnitAttr());
+    if (const std::optional<RuntimeCausalMask> &causal = attention.causalMask) {
+      // Causal by position: the mask is not read, and key tiles after the
+      // last query are skipped at run time (TileAttention).
+      Value queryPositions = this->queryPositions(*causal, numQueries, loc);
+      Value keyPositions = slotPositions(slots, causal->isSigned ? 1 : 0);
+      local = AttentionBlockOp::create(
+          b, loc, outType, rowsType, rowsType, full.getQuery(), key, value,
+          queryPositions, keyPositions, Value(), Value(), full.getScaleAttr(),
+          b.getUnitAttr());
+    } else {
+      // Not causal: the query positions are not read.
+      Value queryPositions = tensor::GenerateOp::create(
+          b, loc, RankedTensorType::get({numQueries}, b.getIndexType()),
+          ValueRange{}, [](OpBuilder &ob, Location l, ValueRange i) {
+            tensor::YieldOp::create(ob, l, i[0]);
+          });
+      Value mask = full.getMask() ? localMask(full.getMask(), slots) : Value();
+      local = AttentionBlockOp::create(b, loc, outType, rowsType, rowsType,
+                                       full.getQuery(), key, value,
+                                       queryPositions, slotPositions(slots),
+                                       mask, Value(), full.getScaleAttr(),
+                                       UnitAttr());
+    }
   }
   // A block's row max and sum are results; an attention's result reads the
   // row sum (rows with every key masked by -inf are NaN).
@@ -555,6 +758,76 @@ void DecodeContextParallelPass::runOnOperation() {
       return signalPassFailure();
 }
 
+void DecodeContextParallelPass::causalOnOneRank(func::FuncOp func,
+                                                FlatSymbolRefAttr grid) {
+  SmallVector<AttentionOp> masked;
+  for (auto attention : func.getBody().front().getOps<AttentionOp>())
+    if (attention.getMask())
+      masked.push_back(attention);
+  bool rewritten = false;
+  for (AttentionOp attention : masked) {
+    std::string why;
+    FailureOr<DecodeAttention> match =
+        matchDecodeAttention(attention, func, why);
+    // Not a decode step's attention: the reason is the sharding's, which
+    // one rank does not need.
+    if (failed(match))
+      continue;
+    if (!match->causalMask) {
+      emitRemark(attention.getLoc())
+          << "decode context parallelism keeps the attention's additive mask "
+             "(every slot is computed, whatever L): "
+          << match->maskKept;
+      continue;
+    }
+    const RuntimeCausalMask &causal = *match->causalMask;
+    OpBuilder b(attention);
+    Location loc = attention.getLoc();
+    auto queryType = cast<RankedTensorType>(attention.getQuery().getType());
+    int64_t slots = cast<RankedTensorType>(attention.getKey().getType())
+                        .getDimSize(kSlotDim);
+    Value queryPositions =
+        buildQueryPositions(b, loc, causal, queryType.getDimSize(2));
+    // Slot i holds position i (plus one for a signed comparison).
+    int64_t shift = causal.isSigned ? 1 : 0;
+    Value keyPositions = tensor::GenerateOp::create(
+        b, loc, RankedTensorType::get({slots}, b.getIndexType()), ValueRange{},
+        [&](OpBuilder &ob, Location l, ValueRange i) {
+          Value p = i[0];
+          if (shift != 0)
+            p = arith::AddIOp::create(
+                ob, l, p, arith::ConstantIndexOp::create(ob, l, shift));
+          tensor::YieldOp::create(ob, l, p);
+        });
+    auto rowsType =
+        RankedTensorType::get(queryType.getShape().drop_back(), b.getF32Type());
+    auto block = AttentionBlockOp::create(
+        b, loc, queryType.clone(b.getF32Type()), rowsType, rowsType,
+        attention.getQuery(), attention.getKey(), attention.getValue(),
+        queryPositions, keyPositions, Value(), Value(),
+        attention.getScaleAttr(), b.getUnitAttr());
+    attention.getResult().replaceAllUsesWith(buildAttentionResult(
+        b, loc, AttentionPartial::of(block), queryType.getElementType()));
+    attention.erase();
+    emitRemark(loc) << "decode context parallelism: the attention's mask is "
+                       "causal by position (key tiles past the last query "
+                       "skipped)";
+    rewritten = true;
+  }
+  if (!rewritten)
+    return;
+  // The one rank's program, as the sharded one states it: what is not
+  // stated is replicated (the whole caches included).
+  MLIRContext *ctx = func.getContext();
+  auto replicated = ShardingAttr::getReplicated(ctx, grid);
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (!getArgSharding(func, i))
+      func.setArgAttr(i, SeqParDialect::kShardingAttrName, replicated);
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (!func.getResultAttr(i, SeqParDialect::kShardingAttrName))
+      func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicated);
+}
+
 LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   auto hasAttention = [&] {
     return func
@@ -577,6 +850,7 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
     emitRemark(func.getLoc())
         << "decode context parallelism: grid axis " << axis << " of " << grid
         << " has one rank; nothing to shard";
+    causalOnOneRank(func, grid);
     return success();
   }
   // Its argument types change: a function with call sites is left to the
@@ -716,7 +990,15 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   llvm::SetVector<BlockArgument> caches;
   // Slots of the caches, all the same or not (-1).
   int64_t slots = 0;
+  int64_t numCausal = 0;
   for (auto &[op, attention] : accepted) {
+    if (attention.causalMask)
+      ++numCausal;
+    else if (!attention.maskKept.empty())
+      emitRemark(op->getLoc())
+          << "decode context parallelism keeps the attention's additive "
+             "mask (each rank computes all its slots, whatever L): "
+          << attention.maskKept;
     for (const CacheWrite *write : {&attention.key, &attention.value}) {
       if (!caches.insert(write->cache))
         continue;
@@ -769,6 +1051,10 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
               : std::string("1/") + std::to_string(numRanks) + " of their")
       << " slots per rank; merge "
       << (merge == DecodeMerge::AllGather ? "all-gather" : "all-to-all") << ": "
-      << builder.bytesSent << " bytes sent per rank";
+      << builder.bytesSent << " bytes sent per rank"
+      << (numCausal > 0 ? "; " + std::to_string(numCausal) +
+                              " masks causal by position (key tiles past "
+                              "the last query skipped)"
+                        : std::string());
   return success();
 }

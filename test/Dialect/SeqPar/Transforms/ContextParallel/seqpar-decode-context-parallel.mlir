@@ -229,3 +229,289 @@ func.func @branch(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor
   }
   return %o : tensor<1x4x1x8xf32>
 }
+
+// -----
+
+// Masks computed from the length L (docs/decode.md, "Masks causal by
+// position"): a mask that hides slot k from query j exactly when
+// k > L + j becomes the block's causal flag at query positions L + j and
+// the slots' positions, so that seqpar-tile-attention skips the key tiles
+// past the last query at run time; any other mask stays an additive mask,
+// with a remark saying why.
+
+shard.grid @grid(shape = 4)
+
+// -inf, compared unsigned: query positions L + j, key positions p(i).
+// CHECK-LABEL: func.func @causal_mask(
+// CHECK: %[[POS:.*]] = tensor.generate
+// CHECK: } : tensor<4xindex>
+// CHECK: %[[QPOS:.*]] = tensor.generate
+// CHECK-NEXT: ^bb0(%[[J:.*]]: index):
+// CHECK-NEXT: %[[QJ:.*]] = arith.addi %[[J]], %{{.*}} : index
+// CHECK-NEXT: tensor.yield %[[QJ]]
+// CHECK: seqpar.attention_block %{{[^,]*}}, %{{[^,]*}}, %{{[^ ]*}} positions(%[[QPOS]], %[[POS]]) {causal, scale
+// CHECK-NOT: seqpar.attention_block
+// expected-remark @+1 {{decode context parallelism (4 ranks, cyclic 1): 1 attentions over 2 KV caches of 16 slots, 4 slots per rank; merge all-gather: 960 bytes sent per rank; 1 masks causal by position (key tiles past the last query skipped)}}
+func.func @causal_mask(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %vn: tensor<1x2x2x8xf32>,
+                       %kc: tensor<1x2x16x8xf32>, %vc: tensor<1x2x16x8xf32>, %l: index)
+    -> (tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x8xf32> into tensor<1x2x16x8xf32>
+  %v = tensor.insert_slice %vn into %vc[0, 0, %l, 0] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x8xf32> into tensor<1x2x16x8xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x2x16xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<1x1x2x16xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %qp = arith.addi %l, %i : index
+    %seen = arith.cmpi ule, %j, %qp : index
+    %y = arith.select %seen, %zero, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<1x1x2x16xf32>
+  %o = seqpar.attention %q, %k, %v mask(%mask : tensor<1x1x2x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x2x8xf32>
+  return %o, %k, %v : tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// As exporters write it (examples/decode): L a 0-d i64 tensor, the slots an
+// i64 iota, L + j a sum over a broadcast, compared signed into an i1 table
+// that selects 0 or -inf. Signed, a query position q < 0 shows no slot:
+// the block's positions are max(q, -1) + 1 and p(i) + 1, compared
+// unsigned as the block does.
+// CHECK-LABEL: func.func @causal_mask_signed(
+// CHECK-SAME: %[[LEN:[^:]*]]: tensor<i64>
+// CHECK: %[[POS1:.*]] = tensor.generate
+// CHECK: arith.addi %{{.*}}, %c1
+// CHECK: } : tensor<4xindex>
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x1x1x16xi1>
+// CHECK: %[[L64:.*]] = tensor.extract %[[LEN]][] : tensor<i64>
+// CHECK-NEXT: %[[L:.*]] = arith.index_cast %[[L64]] : i64 to index
+// CHECK-NEXT: %[[QPOS:.*]] = tensor.generate
+// CHECK-NEXT: ^bb0(%{{.*}}: index):
+// CHECK: %[[MAX:.*]] = arith.maxsi %[[L]], %c-1
+// CHECK-NEXT: arith.addi %[[MAX]], %c1
+// CHECK: } : tensor<1xindex>
+// CHECK: seqpar.attention_block {{.*}} positions(%[[QPOS]], %[[POS1]]) {causal, scale
+// expected-remark @+1 {{1 masks causal by position}}
+func.func @causal_mask_signed(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>,
+                              %len: tensor<i64>) -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %l64 = tensor.extract %len[] : tensor<i64>
+  %c0 = arith.constant 0 : i64
+  %clamped = arith.maxsi %l64, %c0 : i64
+  %l = arith.index_cast %clamped : i64 to index
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %e16 = tensor.empty() : tensor<16xi64>
+  %slots = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%e16 : tensor<16xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %p = arith.index_cast %i : index to i64
+    linalg.yield %p : i64
+  } -> tensor<16xi64>
+  %e1 = tensor.empty() : tensor<1xi64>
+  %iota1 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%e1 : tensor<1xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %p = arith.index_cast %i : index to i64
+    linalg.yield %p : i64
+  } -> tensor<1xi64>
+  %qj = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                        iterator_types = ["parallel"]}
+      ins(%len, %iota1 : tensor<i64>, tensor<1xi64>) outs(%e1 : tensor<1xi64>) {
+  ^bb0(%a: i64, %b: i64, %out: i64):
+    %s = arith.addi %a, %b : i64
+    linalg.yield %s : i64
+  } -> tensor<1xi64>
+  %qcol = tensor.expand_shape %qj [[0, 1]] output_shape [1, 1] : tensor<1xi64> into tensor<1x1xi64>
+  %eb = tensor.empty() : tensor<1x16xi1>
+  %seen = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                          iterator_types = ["parallel", "parallel"]}
+      ins(%slots, %qcol : tensor<16xi64>, tensor<1x1xi64>) outs(%eb : tensor<1x16xi1>) {
+  ^bb0(%kp: i64, %qp: i64, %out: i1):
+    %c = arith.cmpi sle, %kp, %qp : i64
+    linalg.yield %c : i1
+  } -> tensor<1x16xi1>
+  %seen4 = tensor.expand_shape %seen [[0, 1, 2], [3]] output_shape [1, 1, 1, 16] : tensor<1x16xi1> into tensor<1x1x1x16xi1>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %em = tensor.empty() : tensor<1x1x1x16xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%seen4 : tensor<1x1x1x16xi1>) outs(%em : tensor<1x1x1x16xf32>) {
+  ^bb0(%c: i1, %out: f32):
+    %y = arith.select %c, %zero, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<1x1x1x16xf32>
+  %o = seqpar.attention %q, %k, %k mask(%mask : tensor<1x1x1x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// finfo(f32).min, compared unsigned: slot 0 is shown to every row, so the
+// finite value hides as -inf does (docs/semantics.md §4.5).
+// CHECK-LABEL: func.func @finite_unsigned(
+// CHECK: seqpar.attention_block {{.*}} {causal, scale
+// expected-remark @+1 {{1 masks causal by position}}
+func.func @finite_unsigned(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index)
+    -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %fmin = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x1x16xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<1x1x1x16xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %qp = arith.addi %l, %i : index
+    %hide = arith.cmpi ugt, %j, %qp : index
+    %y = arith.select %hide, %fmin, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<1x1x1x16xf32>
+  %o = seqpar.attention %q, %k, %k mask(%mask : tensor<1x1x1x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// Kept: finfo(f32).min compared signed (L + j < 0 hides every slot, and
+// the additive mask then weighs them all the same).
+// CHECK-LABEL: func.func @finite_signed(
+// CHECK: seqpar.attention_block {{.*}} positions({{.*}}) mask(
+// CHECK-NOT: causal
+// CHECK: return
+// expected-remark @+1 {{merge all-gather: 480 bytes sent per rank}}
+func.func @finite_signed(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index)
+    -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %fmin = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x1x16xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<1x1x1x16xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %qp = arith.addi %l, %i : index
+    %seen = arith.cmpi sle, %j, %qp : index
+    %y = arith.select %seen, %zero, %fmin : f32
+    linalg.yield %y : f32
+  } -> tensor<1x1x1x16xf32>
+  // expected-remark @+1 {{decode context parallelism keeps the attention's additive mask (each rank computes all its slots, whatever L): its mask hides keys with the finite -3.402823e+38 and compares positions signed}}
+  %o = seqpar.attention %q, %k, %k mask(%mask : tensor<1x1x1x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// Kept: an arbitrary additive mask (an argument).
+// CHECK-LABEL: func.func @mask_argument(
+// CHECK: seqpar.attention_block {{.*}} mask(
+// expected-remark @+1 {{merge all-gather: 480 bytes sent per rank}}
+func.func @mask_argument(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index,
+                         %mask: tensor<1x1x1x16xf32>) -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  // expected-remark @+1 {{keeps the attention's additive mask (each rank computes all its slots, whatever L): the mask is not select(compare(key position, query position), 0, c)}}
+  %o = seqpar.attention %q, %k, %k mask(%mask : tensor<1x1x1x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// Kept: the causal mask plus padding (an argument's 0/-1e4 per slot): not
+// causality alone.
+// CHECK-LABEL: func.func @extra_padding(
+// CHECK: seqpar.attention_block {{.*}} mask(
+// expected-remark @+1 {{merge all-gather: 480 bytes sent per rank}}
+func.func @extra_padding(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index,
+                         %pad: tensor<16xf32>) -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x1x16xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%pad : tensor<16xf32>) outs(%e : tensor<1x1x1x16xf32>) {
+  ^bb0(%p: f32, %out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %qp = arith.addi %l, %i : index
+    %seen = arith.cmpi ule, %j, %qp : index
+    %y = arith.select %seen, %zero, %ninf : f32
+    %z = arith.addf %y, %p : f32
+    linalg.yield %z : f32
+  } -> tensor<1x1x1x16xf32>
+  // expected-remark @+1 {{keeps the attention's additive mask (each rank computes all its slots, whatever L): the mask is not select}}
+  %o = seqpar.attention %q, %k, %k mask(%mask : tensor<1x1x1x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// Kept: a mask that hides keys with -1e4 (not -inf for every row).
+// CHECK-LABEL: func.func @weak_mask(
+// CHECK: seqpar.attention_block {{.*}} mask(
+// expected-remark @+1 {{merge all-gather: 480 bytes sent per rank}}
+func.func @weak_mask(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index)
+    -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %weak = arith.constant -1.0e4 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x1x16xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<1x1x1x16xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %qp = arith.addi %l, %i : index
+    %seen = arith.cmpi ule, %j, %qp : index
+    %y = arith.select %seen, %zero, %weak : f32
+    linalg.yield %y : f32
+  } -> tensor<1x1x1x16xf32>
+  // expected-remark @+1 {{its mask hides keys with -1.000000e+04, above -1.000000e+08 (not -inf for every row)}}
+  %o = seqpar.attention %q, %k, %k mask(%mask : tensor<1x1x1x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// -----
+
+// One rank: the caches stay whole, the mask still becomes causality by
+// position (query positions L + j, slots 0..).
+shard.grid @grid(shape = 1)
+
+// CHECK-LABEL: func.func @one_rank(
+// CHECK-SAME: tensor<1x2x16x8xf32>
+// CHECK: tensor.insert_slice
+// CHECK: %[[QPOS:.*]] = tensor.generate
+// CHECK: %[[POS:.*]] = tensor.generate
+// CHECK: } : tensor<16xindex>
+// CHECK: seqpar.attention_block {{.*}} positions(%[[QPOS]], %[[POS]]) {causal, scale
+// CHECK-NOT: seqpar.attention
+// CHECK: return
+// expected-remark @+1 {{decode context parallelism: grid axis 0 of @grid has one rank; nothing to shard}}
+func.func @one_rank(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index)
+    -> (tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1x1x16xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      outs(%e : tensor<1x1x1x16xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 2 : index
+    %j = linalg.index 3 : index
+    %qp = arith.addi %l, %i : index
+    %seen = arith.cmpi ule, %j, %qp : index
+    %y = arith.select %seen, %zero, %ninf : f32
+    linalg.yield %y : f32
+  } -> tensor<1x1x1x16xf32>
+  // expected-remark @+1 {{decode context parallelism: the attention's mask is causal by position (key tiles past the last query skipped)}}
+  %o = seqpar.attention %q, %k, %k mask(%mask : tensor<1x1x1x16xf32>) {scale = 0.35 : f32}
+      : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
+  return %o, %k : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>
+}
