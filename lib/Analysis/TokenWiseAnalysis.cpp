@@ -257,6 +257,36 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   info.kind = Kind::TokenWise;
   std::optional<StridedDim> loopSeq;
   std::string mixReason;
+  // Operands may carry the sequence along different loops: the logits read
+  // the queries along one loop and the keys along another, and P.V the
+  // queries through P and the keys through V. Such an op mixes tokens
+  // whichever loop is taken, but the loop decides where its result carries
+  // the sequence. Take a loop the first result keeps (parallel, a plain dim
+  // of its init's map), the outermost one there ([.., queries, keys] is the
+  // logits' layout, so the queries' dim), so that an attention left
+  // unraised hands the queries' sequence on to the o-projection's
+  // all_reduce whichever operand the exporter wrote first (K.Q^T, V^T.P^T;
+  // docs/sequence-parallel.md). Without one, the first operand's loop.
+  if (op.getNumDpsInits() > 0) {
+    AffineMap initMap = maps[op.getDpsInitOperand(0)->getOperandNumber()];
+    unsigned outermost = initMap.getNumResults();
+    for (OpOperand &operand : op->getOpOperands()) {
+      std::optional<StridedDim> seq = analysis.getSeqDim(operand.get());
+      AffineMap map = maps[operand.getOperandNumber()];
+      if (!seq || seq->dim >= static_cast<int64_t>(map.getNumResults()))
+        continue;
+      auto dimExpr = dyn_cast<AffineDimExpr>(map.getResult(seq->dim));
+      if (!dimExpr ||
+          iterators[dimExpr.getPosition()] != utils::IteratorType::parallel)
+        continue;
+      std::optional<unsigned> kept = initMap.getResultPosition(dimExpr);
+      if (kept && *kept < outermost) {
+        outermost = *kept;
+        info.seqLoop = dimExpr.getPosition();
+        loopSeq = seq;
+      }
+    }
+  }
   for (OpOperand &operand : op->getOpOperands()) {
     std::optional<StridedDim> seq = analysis.getSeqDim(operand.get());
     if (!seq)

@@ -79,6 +79,54 @@ func.func @scores(%q: tensor<4x8x16xf32> {seqpar.seq_dim = 1 : i64}, %k: tensor<
 
 // -----
 
+// Tests that the logits written K.Q^T (K the first operand) still carry the
+// queries' dim, the outermost token dim their result keeps, and that P.V
+// written V^T.P^T (V the first operand, its tokens on the reduced loop)
+// keeps the queries' dim of P: an attention left unraised in these forms
+// hands the sequence on to what follows it.
+
+#k = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#q = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#s = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1)>
+func.func @scores_kq(%q: tensor<4x8x16xf32> {seqpar.seq_dim = 1 : i64}, %k: tensor<4x8x16xf32> {seqpar.seq_dim = 1 : i64}) -> tensor<4x8x8xf32> {
+  // expected-remark @below {{no sequence dim}}
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  // expected-remark @below {{not token-wise: operand #0 reads other tokens (its sequence dim follows loop d1, not d2)}}
+  %s = linalg.generic {indexing_maps = [#k, #q, #s], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%k, %q : tensor<4x8x16xf32>, tensor<4x8x16xf32>) outs(%e : tensor<4x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8x8xf32>
+  // expected-remark @below {{token-wise along dim 1}}
+  %sm = linalg.softmax dimension(2) ins(%s : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  return %sm : tensor<4x8x8xf32>
+}
+
+// -----
+
+#v = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>
+#p = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#o = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @pv_vt(%p: tensor<4x8x8xf32> {seqpar.seq_dim = 1 : i64}, %v: tensor<4x8x16xf32> {seqpar.seq_dim = 1 : i64}) -> tensor<4x16x8xf32> {
+  // expected-remark @below {{no sequence dim}}
+  %e = tensor.empty() : tensor<4x16x8xf32>
+  // expected-remark @below {{not token-wise: operand #0 reads other tokens (its sequence dim follows loop d3, not d2)}}
+  %o = linalg.generic {indexing_maps = [#v, #p, #o], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%v, %p : tensor<4x8x16xf32>, tensor<4x8x8xf32>) outs(%e : tensor<4x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x16x8xf32>
+  // expected-remark @below {{token-wise along dim 2}}
+  %t = math.tanh %o : tensor<4x16x8xf32>
+  return %t : tensor<4x16x8xf32>
+}
+
+// -----
+
 // Tests flattening [b, s, h] -> [b*s, h] and back, and head reshapes.
 
 func.func @flatten(%x: tensor<2x8x16xf32> {seqpar.seq_dim = 1 : i64}, %y: tensor<8x2x16xf32> {seqpar.seq_dim = 0 : i64}) -> (tensor<2x8x4x4xf32>, tensor<16x16xf32>) {
