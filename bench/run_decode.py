@@ -59,7 +59,7 @@ VARIANTS = [
     ("dcp=4 all-to-all", "dcp=4 dcp-merge=all-to-all", 4, "a2a"),
 ]
 REMARK = re.compile(r"decode context parallelism \((\d+) ranks, ([^)]*)\): .* merge "
-                    r"(all-gather|all-to-all): (\d+) bytes sent per rank per step")
+                    r"(all-gather|all-to-all): (\d+) bytes sent per rank(?: per step)?")
 RANK_LINE = re.compile(r"rank (\d+): wall ([\d.eE+-]+) s, peak (\d+) bytes .*?jit ([\d.]+) s, "
                        r"cpu ([\d.eE+-]+) s")
 ATT_FLOPS = re.compile(r"region 'attention': calls \d+, flops (\d+)")

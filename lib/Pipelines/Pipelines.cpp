@@ -156,16 +156,18 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
 
 void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
-  // one function; external declarations (timers) stay calls. Then one
-  // canonicalization, as MLIR's inliner pass would run on every function.
+  // one function; external declarations (timers) stay calls.
   pm.addPass(createInlineCalls());
-  pm.addPass(createCanonicalizerPass());
   // Graphs from other frontends mix tosa and linalg: bring tosa down to
   // linalg/arith/tensor first so one analysis sees one form.
   addTosaLoweringPasses(pm.nest<func::FuncOp>());
   // torch's advanced indexing at aranges and constants (K and V taken from a
   // fused QKV by x[..., -2, :]) is a slice written as a gather.
   pm.addNestedPass<func::FuncOp>(createFoldIndexGathers());
+  // One canonicalization (as MLIR's inliner runs on every function), and
+  // CSE: exporters reshape the same activation once per linear, and CSE
+  // makes the linears of a block read one value.
+  pm.addPass(createCanonicalizeAndCSE());
 }
 
 void mlir::seqpar::addTosaLoweringPasses(OpPassManager &funcPm) {
@@ -267,9 +269,6 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     return;
   }
   buildFrontendNormalizationPipeline(pm);
-  // Exporters reshape the same activation once per linear: CSE makes the
-  // linears of a block read one value.
-  pm.addPass(createCSEPass());
   pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
   // Without TP there is nothing to plan: at tp=1 the planner's rank slices
   // (of GQA K/V heads) would only hide K and V from the raiser, and its
