@@ -38,13 +38,21 @@ static llvm::sys::DynamicLibrary libmvec;
 static llvm::sys::DynamicLibrary openblas;
 static void *cblasSgemm = nullptr;
 
+/// The host CPU's features, read once (the BLAS kernels, libmvec's ISAs and
+/// the vector width all ask).
+static const llvm::StringMap<bool> &getHostFeatures() {
+  static const llvm::StringMap<bool> features =
+      llvm::sys::getHostCPUFeatures();
+  return features;
+}
+
 /// The OpenBLAS kernel set for the host's instruction sets: SkylakeX's
 /// where AVX-512 (F, CD, BW, DQ, VL) runs, Haswell's where AVX2 and FMA
 /// do, else none (OpenBLAS's own detection). OpenBLAS identifies x86 CPUs
 /// by family and model and runs its SSE3 kernels on models it does not
 /// know, however new.
 static const char *getOpenBlasCore() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  const llvm::StringMap<bool> &features = getHostFeatures();
   auto has = [&](llvm::ArrayRef<const char *> names) {
     return llvm::all_of(names,
                         [&](const char *name) { return features.lookup(name); });
@@ -129,7 +137,7 @@ getLibraryInfo(const llvm::TargetMachine &machine) {
     return info;
   info.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
                                           triple);
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  const llvm::StringMap<bool> &features = getHostFeatures();
   // The x86 vector function ABI's ISA letters: b = SSE, d = AVX2,
   // e = AVX-512, with 4, 8 and 16 floats.
   struct Isa {
@@ -174,7 +182,7 @@ getLibraryInfo(const llvm::TargetMachine &machine) {
 }
 
 unsigned getHostVectorWidth() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  const llvm::StringMap<bool> &features = getHostFeatures();
   if (features.lookup("avx512f"))
     return 512;
   return features.lookup("avx") ? 256 : 128;

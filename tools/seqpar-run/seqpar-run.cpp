@@ -125,7 +125,7 @@ static cl::opt<int64_t> attentionKvTile(
              "attention-kv-tile; default: the pipeline's, 0: no tiles)"),
     cl::cat(runCategory));
 static cl::opt<unsigned> preferVectorWidth(
-    "prefer-vector-width", cl::init(~0u),
+    "prefer-vector-width",
     cl::desc("Widest vectors the JIT's vectorisers use, in bits (default: "
              "the host's widest registers, 512 with AVX-512; 0: LLVM's "
              "tuning for the CPU)"),
