@@ -41,13 +41,20 @@ cudaError_t cudaNarrowFromF32(int dtype, const float *src, void *dst,
 namespace {
 std::atomic<cudaStream_t> gUserStream{nullptr};
 
+/// A CUDA call's result as a Status naming the call.
+Status cudaStatus(cudaError_t e, const char *what) {
+  if (e == cudaSuccess)
+    return Status::success();
+  return Status::error(StatusCode::Backend, std::string("CUDA error in ") +
+                                                what + ": " +
+                                                cudaGetErrorString(e));
+}
+
 #define SEQPAR_CUDA(expr)                                                      \
   do {                                                                         \
-    cudaError_t e_ = (expr);                                                   \
-    if (e_ != cudaSuccess)                                                     \
-      return Status::error(StatusCode::Backend,                                \
-                           std::string("CUDA error in " #expr ": ") +          \
-                               cudaGetErrorString(e_));                        \
+    Status s_ = cudaStatus((expr), #expr);                                     \
+    if (!s_.ok())                                                              \
+      return s_;                                                               \
   } while (0)
 
 #define SEQPAR_NCCL(expr)                                                      \
@@ -215,15 +222,25 @@ private:
     }
     double startTime = monotonicSeconds();
     const bool onUserStream = stream != stream_;
+    // Every step's failure takes the one exit below, which returns the
+    // events to the pool.
     if (!onUserStream) {
       if (!ready_)
-        SEQPAR_CUDA(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
-      SEQPAR_CUDA(cudaEventRecord(ready_, gUserStream.load()));
-      SEQPAR_CUDA(cudaStreamWaitEvent(stream_, ready_, 0));
+        status = cudaStatus(
+            cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming),
+            "cudaEventCreateWithFlags");
+      if (status.ok())
+        status = cudaStatus(cudaEventRecord(ready_, gUserStream.load()),
+                            "cudaEventRecord");
+      if (status.ok())
+        status = cudaStatus(cudaStreamWaitEvent(stream_, ready_, 0),
+                            "cudaStreamWaitEvent");
     }
-    SEQPAR_CUDA(cudaEventRecord(start, stream));
+    if (status.ok())
+      status = cudaStatus(cudaEventRecord(start, stream), "cudaEventRecord");
     active_ = stream;
-    status = enqueue(op, g);
+    if (status.ok())
+      status = enqueue(op, g);
     if (status.ok())
       status = cudaStatus(cudaEventRecord(done, stream), "cudaEventRecord");
     if (!status.ok()) {
@@ -236,14 +253,6 @@ private:
         *this, start, done, CounterKey{op.kind, info_.gridShape, info_.axes},
         g.bytesSent, describe(op, info_), startTime, onUserStream);
     return Status::success();
-  }
-
-  static Status cudaStatus(cudaError_t e, const char *what) {
-    if (e == cudaSuccess)
-      return Status::success();
-    return Status::error(StatusCode::Backend, std::string("CUDA error in ") +
-                                                  what + ": " +
-                                                  cudaGetErrorString(e));
   }
 
   template <typename T> Status scratch(T **ptr, size_t bytes) {
