@@ -159,7 +159,7 @@ std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
   };
   if (isa<AttentionOp, AttentionBlockOp, AttentionBackwardOp,
           AttentionBlockBackwardOp>(op)) {
-    SmallVector<int64_t, 6> factors = getAttentionFlopFactors(op);
+    SmallVector<int64_t, 5> factors = getAttentionFlopFactors(op);
     if (factors.empty())
       return std::nullopt;
     return count(isa<AttentionOp, AttentionBlockOp>(op) ? "attention"

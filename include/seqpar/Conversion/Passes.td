@@ -81,12 +81,17 @@ def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"
     likewise in a region "attention_backward", so the runtime's per-rank
     counters (printed by seqpar-run) hold the number of attention blocks
     each rank ran in forward and in backward, their FLOPs and their wall
-    time. flops = 4 * b * a * s * t * d forward: the multiply-adds of Q.K^T
-    and P.V as the decomposition computes them; 10 * b * a * s * t * d for a
-    block backward (five contractions) and 12 for a whole backward
-    (getAttentionFlops, AttentionFlops.h). A causal block counts whole;
-    softmax is not counted, as in seqpar-run's contraction FLOPs. Blocks a ring skips
-    (scf.if on the causal order) are not counted, since they do not run.
+    time. flops = 4 * b * a * d * pairs forward: the multiply-adds of Q.K^T
+    and P.V over the (query, key) pairs the op keeps (s * t, fewer under
+    `causal`); 10 * b * a * d * pairs for a block backward (five
+    contractions) and 12 for a whole backward (getAttentionFlops,
+    AttentionFlops.h). Pairs the causal rule removes are not counted, as in
+    FlashAttention's figures; where only the run time knows them (a causal
+    block whose positions are not the same value or constants), loops
+    before the region count the pairs with kv_positions[j] <= q_positions[i].
+    Softmax is not counted, as in seqpar-run's contraction FLOPs. Blocks a
+    ring skips (scf.if on the causal order) are not counted, since they do
+    not run.
     Each ring `seqpar-context-parallel` built is wrapped too, from its first
     `seqpar.shift_start` (attribute `seqpar.ring_begin`) to its last
     `seqpar.wait` (`seqpar.ring_end`), in a region "attention_ring" or
@@ -117,7 +122,10 @@ def InstrumentAttention : Pass<"seqpar-instrument-attention", "::mlir::ModuleOp"
     Statistic<"numInstrumented", "instrumented", "Attention ops wrapped">,
     Statistic<"numRings", "rings", "Rings wrapped">
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 //===----------------------------------------------------------------------===//

@@ -16,7 +16,11 @@
 #include "seqpar/Conversion/Passes.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_INSTRUMENTATTENTION
@@ -65,6 +69,73 @@ LLVM::GlobalOp getOrCreateName(OpBuilder &b, ModuleOp module,
                                 b.getStringAttr(text));
 }
 
+/// The (query, key) pairs a causal block keeps, counted before `op` at run
+/// time: #{(i, j) : kv_positions[j] <= q_positions[i]}, unsigned as the
+/// causal rule compares; i64. Scalar loops, so no buffer is allocated (the
+/// runtime's peak-bytes counters stay those of the program).
+Value countKeptPairs(OpBuilder &b, Operation *op, Value qPositions,
+                     Value kvPositions) {
+  Location loc = op->getLoc();
+  Type i64 = b.getI64Type();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto extent = [&](Value positions) {
+    return arith::ConstantIndexOp::create(
+        b, loc, cast<RankedTensorType>(positions.getType()).getDimSize(0));
+  };
+  Value queries = extent(qPositions), keys = extent(kvPositions);
+  Value none = constantInt(b, loc, i64, 0);
+  auto rows = scf::ForOp::create(
+      b, loc, zero, queries, one, ValueRange{none},
+      [&](OpBuilder &rb, Location l, Value i, ValueRange rowAcc) {
+        Value q = tensor::ExtractOp::create(rb, l, qPositions, ValueRange{i});
+        auto row = scf::ForOp::create(
+            rb, l, zero, keys, one, rowAcc,
+            [&](OpBuilder &kb, Location kl, Value j, ValueRange acc) {
+              Value kv =
+                  tensor::ExtractOp::create(kb, kl, kvPositions, ValueRange{j});
+              Value kept = arith::CmpIOp::create(
+                  kb, kl, arith::CmpIPredicate::ule, kv, q);
+              Value add = arith::ExtUIOp::create(kb, kl, i64, kept);
+              scf::YieldOp::create(
+                  kb, kl, ValueRange{arith::AddIOp::create(kb, kl, acc[0], add)});
+            });
+        scf::YieldOp::create(rb, l, row.getResults());
+      });
+  return rows.getResult(0);
+}
+
+/// The FLOPs of `op` as an i64 value before it: a constant, or the
+/// per-pair FLOPs times the kept pairs counted at run time. Dynamic shapes
+/// or an overflow count 0 FLOPs (the time still counts).
+Value buildFlops(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  Type i64 = b.getI64Type();
+  b.setInsertionPoint(op);
+  std::optional<int64_t> bound = getAttentionFlops(op);
+  if (!bound || getKeptPairs(op))
+    return constantInt(b, loc, i64, bound.value_or(0));
+  // Within the bound, so the product fits.
+  int64_t perPair = getAttentionFlopsPerPair(op).value_or(0);
+  auto [qPositions, kvPositions] =
+      llvm::TypeSwitch<Operation *, std::pair<Value, Value>>(op)
+          .Case<AttentionBlockOp, AttentionBlockBackwardOp>([](auto block) {
+            return std::pair<Value, Value>{block.getQPositions(),
+                                           block.getKvPositions()};
+          })
+          .Default([](Operation *) { return std::pair<Value, Value>{}; });
+  auto qType = dyn_cast_or_null<RankedTensorType>(
+      qPositions ? qPositions.getType() : Type());
+  auto kvType = dyn_cast_or_null<RankedTensorType>(
+      kvPositions ? kvPositions.getType() : Type());
+  if (!qType || !kvType || qType.getRank() != 1 || kvType.getRank() != 1 ||
+      !qType.hasStaticShape() || !kvType.hasStaticShape())
+    return constantInt(b, loc, i64, *bound);
+  Value pairs = countKeptPairs(b, op, qPositions, kvPositions);
+  return arith::MulIOp::create(b, loc, pairs,
+                               constantInt(b, loc, i64, perPair));
+}
+
 struct InstrumentAttentionPass
     : public mlir::seqpar::impl::InstrumentAttentionBase<
           InstrumentAttentionPass> {
@@ -72,7 +143,6 @@ struct InstrumentAttentionPass
     ModuleOp module = getOperation();
     struct Site {
       Operation *op;
-      int64_t flops;
       const Region *region;
     };
     SmallVector<Site> sites;
@@ -96,11 +166,9 @@ struct InstrumentAttentionPass
       if (!isa<AttentionOp, AttentionBlockOp, AttentionBackwardOp,
                AttentionBlockBackwardOp>(op))
         return;
-      // Dynamic shapes or an overflow count 0 FLOPs (the time still counts).
-      int64_t flops = getAttentionFlops(op).value_or(0);
-      sites.push_back({op, flops,
-                       isa<AttentionOp, AttentionBlockOp>(op) ? &kForward
-                                                              : &kBackward});
+      sites.push_back({op, isa<AttentionOp, AttentionBlockOp>(op)
+                               ? &kForward
+                               : &kBackward});
     });
     if (sites.empty() && rings.empty())
       return;
@@ -115,24 +183,24 @@ struct InstrumentAttentionPass
                          LLVM::LLVMFunctionType::get(i32, {ptr}));
     // region_begin(name, flops) before `first`, region_end(name) after `last`.
     auto wrap = [&](Operation *first, Operation *last, const Region &region,
-                    int64_t flops) {
+                    Value flops) {
       LLVM::GlobalOp name = getOrCreateName(b, module, region);
       b.setInsertionPoint(first);
       Value text = LLVM::AddressOfOp::create(b, first->getLoc(), name);
-      LLVM::CallOp::create(
-          b, first->getLoc(), begin,
-          ValueRange{text, constantInt(b, first->getLoc(), i64, flops)});
+      LLVM::CallOp::create(b, first->getLoc(), begin,
+                           ValueRange{text, flops});
       b.setInsertionPointAfter(last);
       text = LLVM::AddressOfOp::create(b, last->getLoc(), name);
       LLVM::CallOp::create(b, last->getLoc(), end, ValueRange{text});
     };
-    for (auto [op, flops, region] : sites) {
-      wrap(op, op, *region, flops);
+    for (auto [op, region] : sites) {
+      wrap(op, op, *region, buildFlops(b, op));
       ++numInstrumented;
     }
     // Rings count no FLOPs of their own: their blocks' regions do.
     for (auto [first, last, region] : rings) {
-      wrap(first, last, *region, 0);
+      b.setInsertionPoint(first);
+      wrap(first, last, *region, constantInt(b, first->getLoc(), i64, 0));
       ++numRings;
     }
   }
