@@ -676,8 +676,9 @@ def ContextParallel : Pass<"seqpar-context-parallel", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "> 0: return sequence-sharded [b, a_kv, s, d] results (a "
            "prefill's K/V) block-cyclic with this interleave, the decode "
-           "layout, by one all-to-all each; 0 (the default): in the "
-           "prefill's split">
+           "layout: kept from the blocks a ring attention carries, sliced "
+           "from all-gather-KV's gathered K/V, else by one all-to-all each; "
+           "0 (the default): in the prefill's split">
   ];
   let statistics = [
     Statistic<"numRewritten", "num-attention-rewritten",

@@ -48,7 +48,10 @@ public:
   /// All-gather-KV attention of the prepared inputs.
   DistributedAttention allGatherKV();
   /// Ulysses' all-to-all, the ring, the all-to-all back (setLayout).
-  DistributedAttention ulyssesThenRing();
+  /// Without Ulysses, on one grid axis and unpadded, the ring also copies
+  /// this rank's block-cyclic slots of the key and value `keep` names out of
+  /// every block it holds (DistributedAttention::keptKV).
+  DistributedAttention ulyssesThenRing(KeepCyclicKV keep = {});
 
   // Backward (DistributedAttentionBackward.cpp): dQ [b, a, s/c, d], dK and
   // dV [b, a_kv, s/c, d] of this rank's tokens in `types`, from the
@@ -166,6 +169,20 @@ private:
   /// held go to `heldBlocks`.
   Partial ring(Value q, Value k, Value v);
   SmallVector<std::pair<Value, Value>> heldBlocks;
+  /// What the ring keeps block-cyclic (ulyssesThenRing), and the slots kept
+  /// so far of the key and value (null: not kept).
+  KeepCyclicKV keepCyclic;
+  Value keptKey, keptValue;
+  /// Whether the ring can keep `tokens` (the key or value) block-cyclic:
+  /// no Ulysses, one grid axis, no padding, a static [b, a_kv, s/c, d]
+  /// whose chunks (s/c tokens, or zigzag's halves) are whole rounds of c I
+  /// tokens.
+  bool canKeepCyclic(Value tokens) const;
+  /// `kept` (null: a new tensor of `block`'s type) with this rank's slots
+  /// of `block`, the K or V of ring rank `source`, written in: each chunk of
+  /// the block, viewed as [round, owner, within], gives its owner = this
+  /// rank tokens to the slots from its first position / c on.
+  Value keepOwnedTokens(Value block, Value source, Value kept);
   /// The gradients of ring step `step` >= 1 (the block of ring rank
   /// (r - step) mod r), at full size: blocks causality hides contribute
   /// zeros, zigzag halves are computed as half blocks.

@@ -92,6 +92,24 @@ getPartialReduction(Operation *op, const TokenWiseAnalysis &analysis) {
   return reduction;
 }
 
+/// Why a K/V result relaid block-cyclic under `strategy` needed an
+/// all-to-all (docs/decode.md, "From prefill to decode").
+static StringRef whyNotKeptLocally(AttentionStrategy strategy) {
+  switch (strategy) {
+  case AttentionStrategy::Ring:
+    return "it is not the key or value a ring attention carries (only "
+           "those are kept from the ring's blocks)";
+  case AttentionStrategy::AllGather:
+    return "it is not the key or value an all-gather-KV attention gathers";
+  case AttentionStrategy::Ulysses:
+    return "under ulysses attention no rank holds all heads of another "
+           "rank's tokens";
+  case AttentionStrategy::Hybrid:
+    break;
+  }
+  return "the sequence is split over more than one grid axis (hybrid)";
+}
+
 LogicalResult mlir::seqpar::buildContextParallelFunction(
     func::FuncOp func, ArrayRef<int64_t> argSeqDims,
     const ContextParallelTarget &target, ContextParallelCounts &counts) {
@@ -333,6 +351,18 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   llvm::DenseMap<Operation *, AttentionForwardState> savedForBackward;
   // All-gather-KV: this rank's K/V -> their gathered form (rank order).
   llvm::DenseMap<Value, Value> gatheredKV;
+  // Ring: this rank's K/V -> its block-cyclic slots of them, kept from the
+  // blocks the ring held; asked for the K/V the function returns as
+  // sequence-sharded [b, a_kv, s, d] results (the same values).
+  llvm::DenseMap<Value, Value> keptKV;
+  auto returnedAsCache = [&](Value value) {
+    if (target.kvCacheInterleave <= 0 || keptKV.contains(value))
+      return false;
+    return llvm::any_of(shardedResults, [&](auto result) {
+      return result.second.dim == kKVCacheSlotDim &&
+             returnOp.getOperand(result.first) == value;
+    });
+  };
   int64_t numReductions = 0, reductionBytes = 0;
   // Whole (padded) arguments an attention or its backward reads directly
   // become this rank's tokens; the mask stays whole.
@@ -363,12 +393,18 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   for (Operation *op : localOps.takeVector()) {
     if (auto attention = dyn_cast<AttentionOp>(op)) {
       localizeWholeArgs(attention, attention.getMask());
-      DistributedAttention local = distributeAttention(
-          attention, strategy, builder, hasBackward.contains(op), stats);
+      KeepCyclicKV keep{target.kvCacheInterleave,
+                        returnedAsCache(attention.getKey()),
+                        returnedAsCache(attention.getValue())};
+      DistributedAttention local =
+          distributeAttention(attention, strategy, builder,
+                              hasBackward.contains(op), stats, keep);
       if (hasBackward.contains(op))
         savedForBackward[op] = local.state;
       for (auto [mine, all] : local.gatheredKV)
         gatheredKV.try_emplace(mine, all);
+      for (auto [mine, slots] : local.keptKV)
+        keptKV.try_emplace(mine, slots);
       replaceLocal(attention, local.result);
       ++counts.attentionRewritten;
       continue;
@@ -419,7 +455,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
           << "', which " << boundaries.lookup(first);
   }
   counts.valuesGathered += gathered;
-  int64_t relaidOut = 0, relaidFromGathered = 0, relayoutBytes = 0;
+  int64_t relaidOut = 0, relaidFromGathered = 0, relaidFromRing = 0,
+          relayoutBytes = 0;
   for (auto [index, seq] : shardedResults) {
     ShardingAttr sharding = getResultSharding(func, index);
     if (!sharding)
@@ -429,6 +466,17 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       OpBuilder b(returnOp);
       std::string why;
       Value local = returnOp.getOperand(index);
+      // The ring attention that carried it kept this rank's slots.
+      if (Value kept = keptKV.lookup(local)) {
+        returnOp->setOperand(index, kept);
+        func.setResultAttr(index, SeqParDialect::kShardingAttrName,
+                           withKVCacheSplit(sharding, grid, axes,
+                                            SplitKind::cyclic,
+                                            target.kvCacheInterleave));
+        ++relaidOut;
+        ++relaidFromRing;
+        continue;
+      }
       // Gathered by the attention: this rank's slots are already here.
       Value gathered = gatheredKV.lookup(local);
       FailureOr<Value> cyclic =
@@ -446,6 +494,11 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
                                             target.kvCacheInterleave));
         ++relaidOut;
         relaidFromGathered += gathered ? 1 : 0;
+        if (!gathered)
+          emitRemark(returnOp.getLoc())
+              << "context-parallel: result #" << index
+              << " relaid block-cyclic by an all_to_all: "
+              << whyNotKeptLocally(strategy);
         continue;
       }
       emitRemark(returnOp.getLoc())
@@ -489,11 +542,15 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
            << reductionBytes << " bytes), ";
   remark << gathered << " all_gather (" << gatheredBytes
          << " bytes) for ops that need all tokens";
-  if (relaidOut > relaidFromGathered)
-    remark << "; " << relaidOut - relaidFromGathered
-           << " K/V results block-cyclic (interleave "
+  if (int64_t moved = relaidOut - relaidFromGathered - relaidFromRing)
+    remark << "; " << moved << " K/V results block-cyclic (interleave "
            << target.kvCacheInterleave << ", 1 all_to_all each, "
            << relayoutBytes << " bytes)";
+  if (relaidFromRing)
+    remark << "; " << relaidFromRing
+           << " K/V results block-cyclic (interleave "
+           << target.kvCacheInterleave
+           << ") kept from the ring's K/V blocks (0 bytes)";
   if (relaidFromGathered)
     remark << "; " << relaidFromGathered
            << " K/V results block-cyclic (interleave "

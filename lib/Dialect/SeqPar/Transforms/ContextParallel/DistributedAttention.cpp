@@ -430,6 +430,16 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
     // The diagonal block: the rank's own K/V.
     acc = step == 0 ? block(b, q, k, v, qPos, qPos)
                     : ringStep(step, q, qPos, k, v, acc);
+    // This rank's tokens of the block, while the next one is in flight.
+    if (keepCyclic.interleave > 0) {
+      Value source = step == 0 ? ringRank : ringSource(step);
+      if (keepCyclic.key)
+        keptKey = keepOwnedTokens(k, source, keptKey);
+      if (keepCyclic.value)
+        keptValue = shared && keepCyclic.key
+                        ? keptKey
+                        : keepOwnedTokens(v, source, keptValue);
+    }
     if (step + 1 < ringRanks) {
       k = waitFor(kRequest, k.getType());
       v = shared ? k : waitFor(vRequest, v.getType());
@@ -437,6 +447,76 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
   }
   markRing("attention");
   return acc;
+}
+
+bool AttentionBuilder::canKeepCyclic(Value tokens) const {
+  int64_t interleave = keepCyclic.interleave;
+  if (interleave < 1 || ulyssesRanks != 1 || ringRanks != numRanks ||
+      shards.getGridAxes().size() != 1 || shards.isPadded())
+    return false;
+  auto type = dyn_cast<RankedTensorType>(tokens.getType());
+  if (!type || type.getRank() != 4 || !type.hasStaticShape())
+    return false;
+  int64_t n = type.getDimSize(2);
+  if (shards.isZigzag() && n % 2 != 0)
+    return false;
+  int64_t chunk = shards.isZigzag() ? n / 2 : n;
+  // A round is c I tokens; c * I is checked not to overflow first.
+  return interleave <= chunk / ringRanks && chunk % (ringRanks * interleave) == 0;
+}
+
+Value AttentionBuilder::keepOwnedTokens(Value block, Value source,
+                                        Value kept) {
+  auto type = cast<RankedTensorType>(block.getType());
+  int64_t interleave = keepCyclic.interleave;
+  int64_t halves = shards.isZigzag() ? 2 : 1;
+  int64_t chunk = type.getDimSize(2) / halves;
+  int64_t rounds = chunk / (ringRanks * interleave);
+  int64_t slots = rounds * interleave;
+  if (!kept)
+    kept = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                   type.getElementType());
+  SmallVector<int64_t> view{type.getDimSize(0), type.getDimSize(1), rounds,
+                            ringRanks, interleave, type.getDimSize(3)};
+  SmallVector<ReassociationIndices> groups{{0}, {1}, {2, 3, 4}, {5}};
+  SmallVector<int64_t> mine(view);
+  mine[3] = 1;
+  SmallVector<int64_t> owned{view[0], view[1], slots, view[5]};
+  for (int64_t half = 0; half < halves; ++half) {
+    // Chunk `half` of the block: zigzag's chunks source and 2c-1-source of
+    // 2c, else the source's s/c tokens; it starts at a multiple of c I.
+    Value piece = halves == 1 ? block
+                              : shards.sliceAlong(b, loc, block, 2,
+                                                  b.getIndexAttr(half * chunk),
+                                                  chunk);
+    Value blocks = tensor::ExpandShapeOp::create(
+        b, loc, type.clone(view), piece, groups);
+    SmallVector<OpFoldResult> offsets(6, b.getIndexAttr(0)), sizes,
+        strides(6, b.getIndexAttr(1));
+    for (int64_t extent : mine)
+      sizes.push_back(b.getIndexAttr(extent));
+    offsets[3] = ringRank;
+    Value tokens = tensor::ExtractSliceOp::create(
+        b, loc, type.clone(mine), blocks, offsets, sizes, strides);
+    Value compact = tensor::CollapseShapeOp::create(
+        b, loc, type.clone(owned), tokens, groups);
+    // Global chunk index q: its rounds are this rank's slots from q * slots.
+    Value chunkIndex =
+        half == 0 ? source
+                  : arith::SubIOp::create(b, loc, index(2 * ringRanks - 1),
+                                          source)
+                        .getResult();
+    Value slot = arith::MulIOp::create(b, loc, chunkIndex, index(slots));
+    SmallVector<OpFoldResult> at(4, b.getIndexAttr(0)), extents,
+        unit(4, b.getIndexAttr(1));
+    at[2] = slot;
+    for (int64_t extent : owned)
+      extents.push_back(b.getIndexAttr(extent));
+    kept = tensor::InsertSliceOp::create(b, loc, compact, kept, at, extents,
+                                         unit)
+               .getResult();
+  }
+  return kept;
 }
 
 Value AttentionBuilder::localPositions() {
@@ -539,7 +619,12 @@ Value AttentionBuilder::swapChunks(Value input, int64_t outer, int64_t inner) {
   return tensor::CollapseShapeOp::create(b, loc, type, swapped, groups);
 }
 
-DistributedAttention AttentionBuilder::ulyssesThenRing() {
+DistributedAttention AttentionBuilder::ulyssesThenRing(KeepCyclicKV keep) {
+  keepCyclic = keep;
+  keepCyclic.key &= canKeepCyclic(key);
+  keepCyclic.value &= canKeepCyclic(value);
+  if (!keepCyclic.key && !keepCyclic.value)
+    keepCyclic = {};
   // The all-to-alls first, then the local reorders. K and V that are one
   // value (MQA written with k = v) move once.
   bool shared = value == key;
@@ -550,8 +635,15 @@ DistributedAttention AttentionBuilder::ulyssesThenRing() {
   v = shared ? k : swapHalves(v);
   Partial all = ring(q, k, v);
   Value out = result(all);
-  return {fromRingLayout(out, query.getType()),
-          {q, k, v, out, all.rowMax, all.rowSum, heldBlocks}};
+  DistributedAttention distributed{
+      fromRingLayout(out, query.getType()),
+      {q, k, v, out, all.rowMax, all.rowSum, heldBlocks}};
+  // Without Ulysses the ring's step-0 block is the key and value read.
+  if (keptKey)
+    distributed.keptKV.push_back({key, keptKey});
+  if (keptValue && !(shared && keptKey))
+    distributed.keptKV.push_back({value, keptValue});
+  return distributed;
 }
 
 Value AttentionBuilder::zeroPaddingTokens(Value x) {
@@ -594,10 +686,13 @@ void AttentionBuilder::prepareInputs(bool zeroPaddingQueries) {
 
 DistributedAttention mlir::seqpar::distributeAttention(
     AttentionOp op, AttentionStrategy strategy, SequenceShardBuilder &builder,
-    bool forBackward, DistributedAttentionStats &stats) {
+    bool forBackward, DistributedAttentionStats &stats, KeepCyclicKV keep) {
   AttentionBuilder attention(op, builder, stats);
   attention.prepareInputs(forBackward);
   attention.setLayout(strategy);
-  return strategy == AttentionStrategy::AllGather ? attention.allGatherKV()
-                                                  : attention.ulyssesThenRing();
+  if (strategy == AttentionStrategy::AllGather)
+    return attention.allGatherKV();
+  return attention.ulyssesThenRing(strategy == AttentionStrategy::Ring
+                                       ? keep
+                                       : KeepCyclicKV{});
 }

@@ -60,6 +60,19 @@ struct DistributedAttention {
   /// all-gathered form [b, a_kv', c*n, d] (ranks' tokens in rank order), so
   /// that a K/V result can be relaid out of it without communication.
   SmallVector<std::pair<Value, Value>, 2> gatheredKV;
+  /// Ring: the key or value this rank read, each with this rank's slots of
+  /// it block-cyclic (interleave `KeepCyclicKV::interleave`), copied out of
+  /// the K/V blocks the ring held (docs/decode.md, "From prefill to
+  /// decode"); only those asked for, and only where the ring's chunks are
+  /// whole rounds of c I tokens.
+  SmallVector<std::pair<Value, Value>, 2> keptKV;
+};
+
+/// Which of an attention's key and value a ring keeps block-cyclic as its
+/// blocks go by (a prefill's K/V results): interleave 0 keeps none.
+struct KeepCyclicKV {
+  int64_t interleave = 0;
+  bool key = false, value = false;
 };
 
 /// Why `op` cannot be distributed (empty when it can): query, key and value
@@ -91,11 +104,14 @@ LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks,
 /// finite). `op` itself is left for the caller to replace. Hybrid needs the
 /// builder's axes to be [ring, Ulysses]; the other strategies use all of its
 /// axes as one group.
+/// Under the ring strategy on one grid axis (not padded), the key and value
+/// `keep` names are also returned block-cyclic (DistributedAttention::keptKV).
 DistributedAttention distributeAttention(AttentionOp op,
                                          AttentionStrategy strategy,
                                          SequenceShardBuilder &builder,
                                          bool forBackward,
-                                         DistributedAttentionStats &stats);
+                                         DistributedAttentionStats &stats,
+                                         KeepCyclicKV keep = {});
 
 /// Builds the distributed backward of `op` (whyNotDistributable above is
 /// empty) from its forward's `state`, with the strategy the forward used:
