@@ -607,10 +607,15 @@ PlanCost mlir::seqpar::evaluateDecodePlan(const ModelShape &shape,
   double heads = shape.heads / t;
   PlanCost cost;
 
-  // Memory: the TP planner does not split a cache argument over heads, so
-  // every TP rank holds all a_kv heads of its slots.
+  // Memory: the TP planner splits a cache argument over heads with its K/V
+  // projection, so a TP rank holds a_kv/t heads of its slots when t
+  // divides a_kv, and all a_kv heads (each rank reading its own by a
+  // slice) when it does not (docs/decode.md).
   cost.weightBytes = weightElementsPerRank(shape, cfg.tp) * e;
-  double cacheBytesPerSlot = layers * 2 * b * shape.kvHeads * d * e;
+  double cacheHeads = shape.kvHeads % cfg.tp == 0
+                          ? double(shape.kvHeads / cfg.tp)
+                          : double(shape.kvHeads);
+  double cacheBytesPerSlot = layers * 2 * b * cacheHeads * d * e;
   cost.cacheBytes = cacheBytesPerSlot * slots;
   double liveWidth = 0;
   for (const LiveWidths &w : shape.liveFrontier)

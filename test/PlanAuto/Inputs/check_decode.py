@@ -8,10 +8,12 @@ with the layout's own seqpar-pipeline options, runs it with seqpar-run on D
 ranks against the single-device step, and compares, per collective kind
 and grid axes, the calls and bytes one rank sends (the aggregate counters
 over D) with the prediction, exactly (docs/planning-auto.md, "Decode").
+With --report, also the KV-cache bytes one rank holds: the prediction
+against seqpar-report's kv_cache_bytes of the built step.
 
 Usage: check_decode.py --plan-auto P --opt O --run R --mpirun "mpirun ... -np"
        --model G --step S --devices D --context L --new-tokens T
-       --element-bytes E --work DIR
+       --element-bytes E --work DIR [--report seqpar-report]
 Prints one line per layout and per collective, and a summary; exit status
 1 on any difference or failed run.
 """
@@ -56,6 +58,8 @@ def main():
         p.add_argument(name, required=True)
     for name in ("--devices", "--context", "--new-tokens", "--element-bytes"):
         p.add_argument(name, type=int, required=True)
+    p.add_argument("--report", help="seqpar-report: compare the KV-cache "
+                   "bytes per rank too")
     a = p.parse_args()
     os.makedirs(a.work, exist_ok=True)
     rc, out = run([a.plan_auto, a.model, "--workload=decode",
@@ -75,6 +79,18 @@ def main():
             print("FAIL %s: seqpar-opt:\n%s" % (plan["pipeline"], out))
             failures += 1
             continue
+        kv_note = ""
+        kv_same = True
+        if a.report:
+            proc = subprocess.run([a.report, "--json", program],
+                                  capture_output=True, text=True)
+            rc = proc.returncode
+            reports = json.loads(proc.stdout) if rc == 0 else []
+            held = sum(r.get("kv_cache_bytes", 0) for r in reports)
+            kv_same = rc == 0 and held == plan["kv_cache_bytes"]
+            kv_note = (", %.0f KV-cache bytes per rank predicted (seqpar-report "
+                       "%s)" % (plan["kv_cache_bytes"],
+                                held if rc == 0 else "failed"))
         rc, out = run(shlex.split(a.mpirun) + [str(a.devices), a.run, program,
                                                "--entry=main",
                                                "--reference=" + a.step])
@@ -82,12 +98,12 @@ def main():
         counts = measured(out, a.devices)
         predicted = {(c["kind"], c["axes"]): (c["calls"], c["bytes_sent"])
                      for c in plan["collectives"]}
-        same = passed and counts == predicted
+        same = passed and counts == predicted and kv_same
         failures += 0 if same else 1
-        print("%s %s: %s, %.0f bytes sent per rank predicted"
+        print("%s %s: %s, %.0f bytes sent per rank predicted%s"
               % ("ok" if same else "FAIL", plan["pipeline"],
                  "reference pass" if passed else "run failed",
-                 plan["bytes_sent"]))
+                 plan["bytes_sent"], kv_note))
         for key in sorted(set(counts) | set(predicted)):
             pc, pb = predicted.get(key, (0, 0))
             mc, mb = counts.get(key, (0, 0))

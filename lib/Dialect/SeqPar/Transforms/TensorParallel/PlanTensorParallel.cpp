@@ -11,6 +11,7 @@
 
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/KVCache.h"
 #include "seqpar/Analysis/SavedForBackward.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -423,6 +424,7 @@ planBlock(func::FuncOp func, int64_t numRanks,
           const llvm::DenseSet<Value> &claimed,
           const llvm::DenseSet<Value> &wholeInputs, bool splitReductions,
           bool splitOneHots, ArrayRef<int64_t> gradientArgs,
+          const llvm::DenseMap<Value, int64_t> &kvTensors,
           ArrayRef<linalg::LinalgOp> seeds, TPPlanFailure &reported) {
   SmallVector<int64_t> tries = seeds.size() == 1 ? SmallVector<int64_t>{1, 3, 2}
                                                  : SmallVector<int64_t>{1};
@@ -431,6 +433,7 @@ planBlock(func::FuncOp func, int64_t numRanks,
     TensorParallelPlanner planner(func, numRanks, claimed, wholeInputs,
                                   splitReductions, splitOneHots,
                                   gradientArgs);
+    planner.setKVTensors(&kvTensors);
     FailureOr<TPBlockPlan> attempt = planner.plan(seeds, groups, why);
     if (succeeded(attempt))
       return std::move(*attempt);
@@ -443,6 +446,7 @@ planBlock(func::FuncOp func, int64_t numRanks,
       TensorParallelPlanner structure(func, /*numRanks=*/1, claimed,
                                       wholeInputs, splitReductions,
                                       splitOneHots, gradientArgs);
+      structure.setKVTensors(&kvTensors);
       why.divisibility = succeeded(structure.plan(seeds, groups, ignored));
     }
     if (!reported.op || (why.divisibility && !reported.divisibility))
@@ -536,6 +540,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   SmallVector<int64_t> gradientArgs;
   if (failed(pairGradients(func, gradientArgs)))
     return failure();
+  // K/V results that may stay split over heads, read before any rewrite.
+  llvm::DenseMap<Value, int64_t> kvTensors =
+      TensorParallelPlanner::findKVTensors(func);
+  SmallVector<BlockArgument> kvCaches = findKVCacheArguments(func);
 
   // Linears grouped by the activation they read, in program order. Only a
   // weight's first linear seeds a block: in a training graph the later ones
@@ -596,7 +604,7 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
                        TPPlanFailure &reported) {
     std::optional<TPBlockPlan> plan =
         planBlock(func, numRanks, claimed, wholeInputs, splitReductions,
-                  splitOneHots, gradientArgs, seeds, reported);
+                  splitOneHots, gradientArgs, kvTensors, seeds, reported);
     // GQA with fewer KV heads than ranks (a_kv < t): the KV projections stay
     // replicated and attention reads its ranks' KV heads by local slices.
     // (MQA: a K/V of one head is never split into heads, so the failure is
@@ -615,8 +623,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
       TPPlanFailure retry;
       if (!dropped.empty())
         plan = planBlock(func, numRanks, claimed, wholeInputs,
-                         splitReductions, splitOneHots, gradientArgs, kept,
-                         retry);
+                         splitReductions, splitOneHots, gradientArgs,
+                         kvTensors, kept, retry);
       // The retry is the planner's answer to a K/V head count t does not
       // divide; where it fails too (the backward of GQA sums each K/V
       // head's gradient over query heads that t splits across K/V heads)
@@ -711,6 +719,7 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
       TensorParallelPlanner planner(func, numRanks, claimed, wholeInputs,
                                     /*splitReductions=*/true, splitOneHots,
                                     gradientArgs);
+      planner.setKVTensors(&kvTensors);
       FailureOr<TPBlockPlan> attempt =
           planner.planTable(table, *dim, gather, why);
       if (succeeded(attempt)) {
@@ -729,6 +738,27 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     merge(*plan);
   }
 
+  // A KV cache whose update the planner did not split over heads (t does
+  // not divide a_kv: its K/V projection stays replicated) stays whole on
+  // every TP rank, which reads its heads by local slices (docs/decode.md).
+  if (numRanks > 1)
+    for (BlockArgument cache : kvCaches) {
+      auto type = dyn_cast<RankedTensorType>(cache.getType());
+      if (merged.values.count(cache) || !type || type.getRank() != 4)
+        continue;
+      Location loc = cache.use_empty()
+                         ? func.getLoc()
+                         : cache.getUsers().begin()->getLoc();
+      emitRemark(loc) << "KV cache (argument #" << cache.getArgNumber() << ", "
+                      << cache.getType() << ") kept whole over TP axis "
+                      << gridAxis.getValue()
+                      << ": the K/V heads written into it are not split over "
+                         "the "
+                      << numRanks
+                      << " ranks (their projection, if any, stays "
+                         "replicated), so every TP rank holds all "
+                      << type.getDimSize(1) << " of its heads";
+    }
   TensorParallelRewriter(func, grid, static_cast<int16_t>(gridAxis.getValue()),
                          numRanks)
       .apply(merged);

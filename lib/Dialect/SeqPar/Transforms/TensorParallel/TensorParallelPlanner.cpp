@@ -3,8 +3,10 @@
 #include "TensorParallelPlanner.h"
 
 #include "seqpar/Analysis/Activations.h"
+#include "seqpar/Analysis/AttentionMatch.h"
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/ElementTrace.h"
+#include "seqpar/Analysis/KVCache.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -698,10 +700,15 @@ TensorParallelPlanner::visitInsertSlice(tensor::InsertSliceOp op) {
       s = it->second;
   if (!s)
     return success();
-  if (op.getSourceType().getRank() != op.getDestType().getRank() ||
-      !op.getOffsets().empty() || !op.getSizes().empty() || !op.hasUnitStride())
-    return fail(op, "inserts with a rank change or dynamic offsets");
   int64_t dim = s->dim;
+  // Offsets along other dims may be dynamic: a decode step writes its new
+  // tokens' K/V, all heads, into the KV cache at the run-time length along
+  // the slots, and a split of the heads passes through it.
+  if (op.getSourceType().getRank() != op.getDestType().getRank() ||
+      !op.getSizes().empty() || !op.hasUnitStride() ||
+      op.isDynamicOffset(dim))
+    return fail(op, "inserts with a rank change, dynamic sizes or strides, or "
+                    "a dynamic offset along the split dim");
   int64_t offset = op.getStaticOffsets()[dim];
   int64_t destSize = op.getDestType().getDimSize(dim);
   if (offset == 0 && op.getStaticSizes()[dim] == destSize) {
@@ -759,6 +766,39 @@ LogicalResult TensorParallelPlanner::visit(Operation *op) {
                       "', which the planner does not handle");
 }
 
+llvm::DenseMap<Value, int64_t>
+TensorParallelPlanner::findKVTensors(func::FuncOp func) {
+  llvm::DenseMap<Value, int64_t> tensors;
+  if (func.isExternal())
+    return tensors;
+  Block &body = func.getBody().front();
+  // Only what a forward graph returns can be one; most graphs return no
+  // rank-4 tensor, and attention need not be matched for them.
+  Operation *returnOp = body.getTerminator();
+  if (llvm::none_of(returnOp->getOperandTypes(), [](Type type) {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        return tensor && tensor.getRank() == 4;
+      }))
+    return tensors;
+  for (auto insert : body.getOps<tensor::InsertSliceOp>()) {
+    std::string why;
+    if (succeeded(getKVCacheArgument(insert, why)))
+      tensors[insert.getResult()] = 1;
+  }
+  for (auto pv : body.getOps<linalg::LinalgOp>()) {
+    if (pv.getNumDpsInputs() != 2 || pv->getNumResults() != 1)
+      continue;
+    std::string why;
+    FailureOr<AttentionMatch> match = matchAttention(pv, why);
+    if (failed(match))
+      continue;
+    for (const HeadsOperand *kv : {&match->key, &match->value})
+      if (kv->isPermutation() && kv->perm.size() == 4 && kv->perm[1] >= 0)
+        tensors.try_emplace(kv->value, kv->perm[1]);
+  }
+  return tensors;
+}
+
 LogicalResult TensorParallelPlanner::returnsGradients() {
   Operation *returnOp = func.getBody().front().getTerminator();
   for (OpOperand &returned : returnOp->getOpOperands()) {
@@ -766,6 +806,15 @@ LogicalResult TensorParallelPlanner::returnsGradients() {
     if (it == result.values.end())
       continue;
     unsigned index = returned.getOperandNumber();
+    // A forward graph's K/V (a prefill's, or a decode step's updated
+    // cache) split over its heads stays split: each rank holds the heads
+    // its attention reads, as the decode step reads its caches.
+    if (gradientArgs.empty() && kvTensors) {
+      auto kv = kvTensors->find(returned.get());
+      if (kv != kvTensors->end() && it->second.dim == kv->second &&
+          it->second.inner == 1 && it->second.outer == 1)
+        continue;
+    }
     auto splitLike = [&](BlockArgument arg) {
       auto argSplit = result.values.find(arg);
       return argSplit != result.values.end() &&

@@ -138,6 +138,20 @@ public:
   /// or null.
   static BlockArgument getWeightArgument(Value value);
 
+  /// The K and V tensors of `func`'s attentions (before any GQA repeat)
+  /// that hold [b, heads, tokens, d] up to a permutation, each with the dim
+  /// that holds its heads, and the updates of its KV caches
+  /// (KVCache.h, heads in dim 1): the values a forward graph may return
+  /// split over heads (a prefill's K/V results, a decode step's updated
+  /// caches), as the decode step reads its caches (docs/decode.md).
+  static llvm::DenseMap<Value, int64_t> findKVTensors(func::FuncOp func);
+
+  /// What findKVTensors found for `func`, read by returnsGradients; none
+  /// when not given.
+  void setKVTensors(const llvm::DenseMap<Value, int64_t> *tensors) {
+    kvTensors = tensors;
+  }
+
 private:
   struct LoopSplit {
     unsigned loop;
@@ -183,8 +197,10 @@ private:
   LogicalResult visitInsertSlice(tensor::InsertSliceOp op);
   /// Split values may be returned only as the gradients of split weights:
   /// shaped and split as one, they stay split as Megatron keeps them (the
-  /// result's #seqpar.sharding says how); any other returned output would
-  /// change from global to per-rank. In a training graph (`gradientArgs`)
+  /// result's #seqpar.sharding says how), and, in a forward graph, as K/V
+  /// tensors split over their heads (`kvTensors`: a prefill's K/V, a decode
+  /// step's updated KV caches); any other returned output would change
+  /// from global to per-rank. In a training graph (`gradientArgs`)
   /// the result must also be in the place of a parameter's gradient: an
   /// output that pairs with no parameter (an activation or a second copy of
   /// a gradient returned after the gradients) leaves the block replicated.
@@ -201,6 +217,7 @@ private:
   const llvm::DenseSet<Value> &wholeInputs;
   bool splitReductions, splitOneHots;
   ArrayRef<int64_t> gradientArgs;
+  const llvm::DenseMap<Value, int64_t> *kvTensors = nullptr;
   TPBlockPlan result;
   TPPlanFailure *why = nullptr;
   SmallVector<Operation *> worklist;
