@@ -792,9 +792,36 @@ TensorParallelPlanner::findKVTensors(func::FuncOp func) {
     FailureOr<AttentionMatch> match = matchAttention(pv, why);
     if (failed(match))
       continue;
-    for (const HeadsOperand *kv : {&match->key, &match->value})
-      if (kv->isPermutation() && kv->perm.size() == 4 && kv->perm[1] >= 0)
-        tensors.try_emplace(kv->value, kv->perm[1]);
+    for (const HeadsOperand *kv : {&match->key, &match->value}) {
+      if (!kv->isPermutation() || kv->perm.size() != 4 || kv->perm[1] < 0)
+        continue;
+      tensors.try_emplace(kv->value, kv->perm[1]);
+      // Exporters may return another transpose of the tensor attention
+      // reads (GPT-2's present K [b, a, s, d] beside the K^T [b, a, d, s]
+      // of Q.K^T, both of the [b, s, a, d] heads): back to the tensor
+      // before the transposes, then every transpose of it, each with its
+      // heads where the permutation puts them.
+      Value root = kv->value;
+      int64_t heads = kv->perm[1];
+      while (auto transpose = root.getDefiningOp<linalg::TransposeOp>()) {
+        ArrayRef<int64_t> perm = transpose.getPermutation();
+        if (heads >= static_cast<int64_t>(perm.size()))
+          break;
+        heads = perm[heads];
+        root = transpose.getInput();
+      }
+      tensors.try_emplace(root, heads);
+      for (Operation *user : root.getUsers()) {
+        auto transpose = dyn_cast<linalg::TransposeOp>(user);
+        if (!transpose || transpose.getInput() != root ||
+            user->getBlock() != &body)
+          continue;
+        for (auto [dim, from] : llvm::enumerate(transpose.getPermutation()))
+          if (from == heads)
+            tensors.try_emplace(transpose->getResult(0),
+                                static_cast<int64_t>(dim));
+      }
+    }
   }
   return tensors;
 }
