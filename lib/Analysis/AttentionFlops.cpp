@@ -2,6 +2,8 @@
 
 #include "seqpar/Analysis/AttentionFlops.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
+
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -60,14 +62,6 @@ std::optional<AttentionShape> readShape(Operation *op) {
   return shape;
 }
 
-std::optional<int64_t> product(ArrayRef<int64_t> factors) {
-  std::optional<int64_t> result = 1;
-  for (int64_t factor : factors)
-    if (result)
-      result = llvm::checkedMul(*result, factor);
-  return result;
-}
-
 /// Pairs with kv <= q (unsigned, as the causal rule compares) of two
 /// constant position vectors; none when either is not a constant.
 std::optional<int64_t> countConstantPairs(Value qPositions,
@@ -123,12 +117,12 @@ std::optional<int64_t> mlir::seqpar::getAttentionFlops(Operation *op) {
   SmallVector<int64_t, 5> factors = getAttentionFlopFactors(op);
   if (factors.empty())
     return std::nullopt;
-  return product(factors);
+  return checkedProduct(factors);
 }
 
 std::optional<int64_t> mlir::seqpar::getAttentionFlopsPerPair(Operation *op) {
   std::optional<AttentionShape> shape = readShape(op);
   if (!shape)
     return std::nullopt;
-  return product({shape->perPoint, shape->b, shape->a, shape->d});
+  return checkedProduct({shape->perPoint, shape->b, shape->a, shape->d});
 }

@@ -16,16 +16,23 @@ int64_t mlir::seqpar::getElementBytes(Type type) {
   return 8;
 }
 
+std::optional<int64_t> mlir::seqpar::checkedProduct(ArrayRef<int64_t> factors) {
+  std::optional<int64_t> product = 1;
+  for (int64_t factor : factors)
+    if (product)
+      product = llvm::checkedMul(*product, factor);
+  return product;
+}
+
 std::optional<int64_t> mlir::seqpar::checkedBytes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !isa<RankedTensorType, MemRefType>(type) ||
       !shaped.hasStaticShape())
     return 0;
-  std::optional<int64_t> bytes = getElementBytes(shaped.getElementType());
-  for (int64_t size : shaped.getShape())
-    if (bytes)
-      bytes = llvm::checkedMul(*bytes, size);
-  return bytes;
+  std::optional<int64_t> elements = checkedProduct(shaped.getShape());
+  return elements ? llvm::checkedMul(*elements,
+                                     getElementBytes(shaped.getElementType()))
+                  : std::nullopt;
 }
 
 const char *mlir::seqpar::getCollectiveKindName(CollectiveKind kind) {

@@ -83,15 +83,6 @@ std::optional<int64_t> tripCountAround(Operation *op) {
   return count;
 }
 
-/// The product of `factors`, nullopt when it does not fit in int64.
-std::optional<int64_t> checkedProduct(ArrayRef<int64_t> factors) {
-  std::optional<int64_t> product = 1;
-  for (int64_t factor : factors)
-    if (product)
-      product = llvm::checkedMul(*product, factor);
-  return product;
-}
-
 /// Float arithmetic ops in a linalg body.
 int64_t bodyFlops(linalg::LinalgOp op) {
   Block *body = op.getBlock();

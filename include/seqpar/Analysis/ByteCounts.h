@@ -14,6 +14,7 @@
 #define SEQPAR_ANALYSIS_BYTECOUNTS_H
 
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,10 @@ namespace mlir::seqpar {
 /// (an i1 takes a byte, as in memory), 8 for index and anything else (a
 /// 64-bit word).
 int64_t getElementBytes(Type type);
+
+/// The product of `factors` (element counts, FLOP factors), nullopt when
+/// it does not fit in int64.
+std::optional<int64_t> checkedProduct(ArrayRef<int64_t> factors);
 
 /// Bytes of a static ranked tensor or memref (elements x getElementBytes),
 /// 0 when dynamic, unranked or not shaped, and nullopt when the count does
