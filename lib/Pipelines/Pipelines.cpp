@@ -164,6 +164,10 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // torch's advanced indexing at aranges and constants (K and V taken from a
   // fused QKV by x[..., -2, :]) is a slice written as a gather.
   pm.addNestedPass<func::FuncOp>(createFoldIndexGathers());
+  // ONNX's MatMul on [b, s, h]: a batch_matmul of a weight copied to every
+  // batch element becomes a matmul on [b*s, h] of the weight itself (no
+  // b copies of each weight), the form TP planning reads.
+  pm.addNestedPass<func::FuncOp>(createFoldBroadcastMatmuls());
   // One canonicalization (as MLIR's inliner runs on every function), and
   // CSE: exporters reshape the same activation once per linear, and CSE
   // makes the linears of a block read one value.

@@ -863,6 +863,47 @@ def FoldIndexGathers : Pass<"seqpar-fold-index-gathers", "::mlir::func::FuncOp">
   }];
 }
 
+def FoldBroadcastMatmuls : Pass<"seqpar-fold-broadcast-matmuls", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite batch_matmul of a batch-broadcast weight into matmul on the collapsed activation";
+  let description = [{
+    torch-mlir's ONNX importer writes a linear on [b, s, h] (ONNX `MatMul`)
+    as `linalg.batch_matmul` of the activation with the [h, n] weight
+    copied to every batch element first: a `linalg.broadcast` (dimensions
+    = [0]), or a `linalg.generic` of one input whose body yields it, all
+    loops parallel, the init at the identity and the input at loops 1 and
+    2 (either order: the copy may transpose). The copy holds b weights per
+    linear. Where the right-hand side of a `linalg.batch_matmul` (default
+    maps, or the transposed-B maps) is such a copy, all shapes static and
+    one element type, the op becomes `linalg.matmul` on the activation
+    collapsed to [b*s, h] and the weight itself (a `linalg.transpose` of
+    it when exactly one of the copy and the maps transposes), and the
+    [b*s, n] product is expanded back to [b, s, n]: the form the FX linalg
+    export writes, which TP planning, the token-wise analysis, SP and CP
+    read as it. A copy no other op reads is erased. Anything else is left
+    as it is: a broadcast whose input varies along the batch (a different
+    matrix per batch element), a broadcast along another dim, a copy on
+    the left-hand side, dynamic shapes, mixed element types.
+    docs/import.md, "Other frontends".
+
+    ```mlir
+    %wb = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, #id3],
+                          iterator_types = ["parallel", "parallel", "parallel"]}
+        ins(%w : tensor<64x32xf32>) outs(%e : tensor<2x64x32xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    } -> tensor<2x64x32xf32>
+    %y = linalg.batch_matmul ins(%x, %wb : tensor<2x16x64xf32>, tensor<2x64x32xf32>)
+        outs(%acc : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+    // becomes
+    %x2 = tensor.collapse_shape %x [[0, 1], [2]] : tensor<2x16x64xf32> into tensor<32x64xf32>
+    %acc2 = tensor.collapse_shape %acc [[0, 1], [2]] : tensor<2x16x32xf32> into tensor<32x32xf32>
+    %y2 = linalg.matmul ins(%x2, %w : tensor<32x64xf32>, tensor<64x32xf32>)
+        outs(%acc2 : tensor<32x32xf32>) -> tensor<32x32xf32>
+    %y = tensor.expand_shape %y2 [[0, 1], [2]] output_shape [2, 16, 32] : tensor<32x32xf32> into tensor<2x16x32xf32>
+    ```
+  }];
+}
+
 def CheckTosaShapes : Pass<"seqpar-check-tosa-shapes", "::mlir::func::FuncOp"> {
   let summary = "Refuse tosa ops with dynamic shapes before tosa is lowered";
   let description = [{
