@@ -53,6 +53,8 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
 void mlir::seqpar::buildLowerToLLVMPipeline(
     OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
   buildLowerToBuffersPipeline(pm, options);
+  if (options.runtimeChecks)
+    pm.addPass(createInsertRuntimeChecks());
   addPipeline(pm, "convert-bufferization-to-memref,"
                   "func.func(convert-linalg-to-loops)");
   // LLVM's optimiser is superlinear in one function's size: one function

@@ -129,6 +129,15 @@ int32_t seqpar_rt_world_size(void) {
 
 const char *seqpar_rt_last_error(void) { return lastError.c_str(); }
 
+void seqpar_rt_abort_job(const char *message, int32_t exit_code) {
+  std::string text = message ? message : "";
+  if (Runtime::isInitialized())
+    Runtime::get().abortJob(text, exit_code);
+  std::fprintf(stderr, "seqpar runtime: %s\n", text.c_str());
+  std::fflush(stderr);
+  std::_Exit(exit_code);
+}
+
 seqpar_rt_status_t seqpar_rt_set_error_mode(int32_t mode) {
   if (mode != SEQPAR_RT_ERRORS_RETURN && mode != SEQPAR_RT_ERRORS_ABORT)
     return finish(invalid("set_error_mode: unknown mode " +

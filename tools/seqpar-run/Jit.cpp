@@ -188,6 +188,19 @@ unsigned getHostVectorWidth() {
   return features.lookup("avx") ? 256 : 128;
 }
 
+/// What a compiled program calls for `abort` after a failed run-time check
+/// (cf.assert, e.g. from generate-runtime-verification or a decode step's
+/// cache bounds) has printed its message to stdout: exit code 5 on every
+/// rank (docs/runtime-and-run.md, "Run-time checks").
+[[noreturn]] static void runtimeCheckFailed() {
+  std::fflush(stdout);
+  seqpar_rt_abort_job("a run-time check of the program failed (its message, "
+                      "on stdout, names the op and its location); aborting "
+                      "all ranks",
+                      5);
+  std::_Exit(5); // seqpar_rt_abort_job never returns
+}
+
 /// LLVM's default pipeline at `optLevel` for `machine`, with libmvec's
 /// vector functions, as an ExecutionEngine transformer. Appends the names
 /// of the vector functions the optimised module calls to `vectorCalls` and
@@ -282,6 +295,7 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
   PassManager pm(ctx);
   LowerToLLVMPipelineOptions pipelineOptions;
   pipelineOptions.blas = options.blas;
+  pipelineOptions.runtimeChecks = options.runtimeChecks;
   if (options.attentionQTile >= 0)
     pipelineOptions.attentionQTile = options.attentionQTile;
   if (options.attentionKvTile >= 0)
@@ -336,6 +350,9 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
     SEQPAR_SYMBOL(_mlir_memref_to_llvm_free);
 #undef SEQPAR_SYMBOL
     add("cblas_sgemm", cblasSgemm);
+    // A failed run-time check (cf.assert) prints its message, then calls
+    // abort: end the whole job instead of leaving ranks in a collective.
+    add("abort", reinterpret_cast<void *>(&runtimeCheckFailed));
     // Only names getLibraryInfo found in libmvec reach the module.
     for (const std::string &name : vectorCalls)
       add(name.c_str(), libmvec.getAddressOfSymbol(name.c_str()));

@@ -27,6 +27,8 @@ struct JitOptions {
   unsigned optLevel = 0;
   /// Matmuls as OpenBLAS calls (else as loops).
   bool blas = true;
+  /// Bounds checked at run time (seqpar-lower-to-llvm's runtime-checks).
+  bool runtimeChecks = true;
   /// Where to write the optimised LLVM IR (empty: nowhere).
   std::string llvmIrFile;
   /// Queries and keys per attention tile (seqpar-lower-to-llvm's

@@ -98,6 +98,12 @@ static cl::opt<unsigned> optLevel(
 static cl::opt<bool> noBlas("no-blas", cl::init(false),
                             cl::desc("Run matmuls as loops instead of BLAS"),
                             cl::cat(runCategory));
+static cl::opt<bool> noRuntimeChecks(
+    "no-runtime-checks", cl::init(false),
+    cl::desc("Compile without the run-time bounds checks (slice offsets, "
+             "loads, stores, linalg operand sizes; docs/runtime-and-run.md, "
+             "\"Run-time checks\")"),
+    cl::cat(runCategory));
 static cl::opt<std::string> dumpLlvmIr(
     "dump-llvm-ir",
     cl::desc("Write the program's LLVM IR, as optimised for the host, to "
@@ -178,6 +184,7 @@ static JitOptions getJitOptions() {
   JitOptions options;
   options.optLevel = optLevel;
   options.blas = !noBlas;
+  options.runtimeChecks = !noRuntimeChecks;
   options.attentionQTile = attentionQTile;
   options.attentionKvTile = attentionKvTile;
   options.preferVectorWidth = preferVectorWidth.getNumOccurrences()

@@ -206,6 +206,13 @@ struct LowerToLLVMPipelineOptions
                      "runtime's 'attention' compute region "
                      "(seqpar-instrument-attention)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> runtimeChecks{
+      *this, "runtime-checks",
+      llvm::cl::desc("Check at run time the bounds only the run time knows "
+                     "(seqpar-insert-runtime-checks: slice offsets, "
+                     "subscripts, dynamic sizes); a failed check prints the "
+                     "op's location and aborts"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> outline{
       *this, "outline",
       llvm::cl::desc("Move each top-level loop nest into its own function "
@@ -242,7 +249,9 @@ void buildLowerToBuffersPipeline(OpPassManager &pm,
 ///   one-shot-bufferize (function boundaries, identity layouts);
 ///   buffer-deallocation-pipeline; seqpar-free-at-last-use;
 ///   seqpar-lower-matmul-to-blas (option);
-///   seqpar-lower-collectives-to-runtime; bufferization.clone -> memref;
+///   seqpar-lower-collectives-to-runtime;
+///   seqpar-insert-runtime-checks (option runtime-checks);
+///   bufferization.clone -> memref;
 ///   linalg -> loops; seqpar-outline-loop-nests (option); scf -> cf;
 ///   expand-strided-metadata; lower-affine;
 ///   finalize-memref-to-llvm{use-generic-functions} (option); convert-to-llvm;

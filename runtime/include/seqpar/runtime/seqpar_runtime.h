@@ -100,6 +100,11 @@ int32_t seqpar_rt_world_size(void);
 const char *seqpar_rt_last_error(void);
 /* SEQPAR_RT_ERRORS_RETURN (default) or SEQPAR_RT_ERRORS_ABORT. */
 seqpar_rt_status_t seqpar_rt_set_error_mode(int32_t mode);
+/* Prints "seqpar runtime: rank R: <message>" to stderr and ends the job on
+ * every rank with `exit_code` (MPI_Abort once MPI is up; before init, this
+ * process only). For failures no rank can recover from, such as a failed
+ * run-time check of a compiled program. Never returns. */
+void seqpar_rt_abort_job(const char *message, int32_t exit_code);
 /* Collective timeout in seconds (> 0); overrides SEQPAR_COLLECTIVE_TIMEOUT. */
 seqpar_rt_status_t seqpar_rt_set_timeout(double seconds);
 /* The collective timeout in seconds, or -1 before init. */

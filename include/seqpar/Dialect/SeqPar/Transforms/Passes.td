@@ -731,7 +731,9 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
     insert becomes an elementwise select over the rank's slots (slot i holds
     global position p(i) = ((i / I) n + r) I + i mod I and takes the new
     value when L <= p(i) < L + T, so each position is written once, by its
-    owner); each attention becomes a `seqpar.attention_block` of the
+    owner), after a `cf.assert` that 0 <= L and L + T <= L_max (the
+    insert's own bound, which the select would otherwise drop silently);
+    each attention becomes a `seqpar.attention_block` of the
     replicated queries over the rank's slots (key positions p(i); the mask's
     columns read at p(i)), and the partials are merged:
     * `merge=all-gather`: (out, row max, row sum) all-gathered and merged in
@@ -785,6 +787,7 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::seqpar::SeqParDialect",
     "::mlir::shard::ShardDialect",
@@ -1085,6 +1088,41 @@ def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def InsertRuntimeChecks : Pass<"seqpar-insert-runtime-checks"> {
+  let summary = "Check at run time the bounds the compiler cannot see";
+  let description = [{
+    Upstream's `RuntimeVerifiableOpInterface` checks (memref subviews,
+    loads, stores, casts, copies, linalg operand sizes, tensor extracts and
+    slices), generated only for the ops whose bounds depend on run-time
+    values: an index operand (a slice offset, a subscript such as an
+    embedding's token id, a size) or a dynamically sized operand or result.
+    The rest were proven by the ops' verifiers, and checking them too
+    (upstream's `generate-runtime-verification`) doubles the lowered
+    program (docs/runtime-and-run.md, "Run-time checks"). A failed check's
+    `cf.assert` prints one line,
+
+    ```
+    error: run-time check failed at model.mlir:14:8: subview runs out-of-bounds along dimension 0 (memref.subview)
+    ```
+
+    then calls `abort` (which `seqpar-run` makes end the whole job). Runs in
+    `seqpar-lower-to-llvm` on buffers, before linalg ops become loops, so a
+    check costs a comparison per op and one per element only where the
+    program itself gathers (a load in a linalg body).
+  }];
+  let statistics = [
+    Statistic<"numChecked", "num-checked", "Ops checked at run time">
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::index::IndexDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
 }
 
 #endif // SEQPAR_TRANSFORMS_PASSES_TD

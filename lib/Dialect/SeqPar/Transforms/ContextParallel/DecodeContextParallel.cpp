@@ -13,8 +13,10 @@
 #include "seqpar/Analysis/KVCache.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheckMessage.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -325,6 +327,12 @@ public:
   Value writeCache(const CacheWrite &write);
   /// The rank's slots after `insert` (and the updates before it).
   Value writeUpdate(tensor::InsertSliceOp insert);
+  /// Asserts at run time that the insert at slot `start` of `numNew` tokens
+  /// fits in the global cache's `numSlots` slots, as the single-device
+  /// insert requires: the owner-only select would drop the tokens past
+  /// the end without a word.
+  void checkWriteInBounds(Location loc, Value start, int64_t numNew,
+                          int64_t numSlots);
   /// What the attention reads of the rank's slots after `write`.
   Value readCache(const CacheWrite &write);
   /// The attention of `attention` over the rank's slots, merged over ranks,
@@ -487,6 +495,27 @@ Value DecodeStepBuilder::writeCache(const CacheWrite &write) {
   return writeUpdate(write.insert);
 }
 
+void DecodeStepBuilder::checkWriteInBounds(Location loc, Value start,
+                                           int64_t numNew, int64_t numSlots) {
+  // Signed, so that a negative L fails, and so does every L when the
+  // tokens outnumber the slots (last < 0).
+  Value first = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sge, start,
+      arith::ConstantIndexOp::create(b, loc, 0));
+  Value last = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sle, start,
+      arith::ConstantIndexOp::create(b, loc, numSlots - numNew));
+  Value inBounds = arith::AndIOp::create(b, loc, first, last);
+  cf::AssertOp::create(
+      b, loc, inBounds,
+      formatRuntimeCheckMessage(
+          loc, llvm::formatv("a decode step's {0} new tokens at slots L .. "
+                             "L+{1} need 0 <= L <= {2} (the KV cache has {3} "
+                             "slots)",
+                             numNew, numNew - 1, numSlots - numNew, numSlots)
+                   .str()));
+}
+
 Value DecodeStepBuilder::writeUpdate(tensor::InsertSliceOp insert) {
   if (Value local = written.lookup(insert))
     return local;
@@ -510,6 +539,7 @@ Value DecodeStepBuilder::writeUpdate(tensor::InsertSliceOp insert) {
       b, loc, insert.getMixedOffsets()[kSlotDim]);
   Value fresh = insert.getSource();
   int64_t numNew = insert.getSourceType().getDimSize(kSlotDim);
+  checkWriteInBounds(loc, start, numNew, shape[kSlotDim] * numRanks);
   Value init =
       tensor::EmptyOp::create(b, loc, shape, localType.getElementType());
   MLIRContext *ctx = b.getContext();

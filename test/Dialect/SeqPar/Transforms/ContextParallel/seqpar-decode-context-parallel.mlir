@@ -37,6 +37,11 @@
 // CHECK: %[[POS:.*]] = tensor.generate
 // CHECK: arith.addi %{{.*}}, %[[R]]
 // CHECK: } : tensor<4xindex>
+// The insert's bound, checked at run time before the select drops it.
+// CHECK: %[[FROM:.*]] = arith.cmpi sge, %[[L:.*]], %c0
+// CHECK: %[[TO:.*]] = arith.cmpi sle, %[[L]], %c14 : index
+// CHECK: %[[FITS:.*]] = arith.andi %[[FROM]], %[[TO]] : i1
+// CHECK: cf.assert %[[FITS]], "error: run-time check failed at {{.*}}seqpar-decode-context-parallel.mlir:{{[0-9]+}}:{{[0-9]+}}: a decode step's 2 new tokens at slots L .. L+1 need 0 <= L <= 14 (the KV cache has 16 slots)"
 // CHECK: %[[K:.*]] = linalg.generic {{.*}} ins(%[[KC]] : tensor<1x2x4x8xf32>)
 // CHECK: arith.cmpi sge
 // CHECK: arith.select
