@@ -189,7 +189,7 @@ unsigned getHostVectorWidth() {
 }
 
 /// What a compiled program calls for `abort` after a failed run-time check
-/// (cf.assert, e.g. from generate-runtime-verification or a decode step's
+/// (cf.assert, from seqpar-insert-runtime-checks or a decode step's
 /// cache bounds) has printed its message to stdout: exit code 5 on every
 /// rank (docs/runtime-and-run.md, "Run-time checks").
 [[noreturn]] static void runtimeCheckFailed() {

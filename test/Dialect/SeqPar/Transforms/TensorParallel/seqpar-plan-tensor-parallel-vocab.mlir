@@ -17,7 +17,11 @@
 // CHECK: %[[RANK:.*]] = shard.process_multi_index on @grid axes = [0]
 // CHECK: %[[EMB:.*]] = linalg.generic
 // CHECK: %[[FIRST:.*]] = arith.muli %[[RANK]], %[[C4:.*]] : index
-// CHECK: %[[LOCAL:.*]] = arith.subi %{{.*}}, %[[FIRST]] : index
+// A row outside the whole table stops the run instead of reading 0 on
+// every rank.
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ID:.*]], %c8{{.*}} : index
+// CHECK: cf.assert %[[IN]], "error: run-time check failed at {{.*}}: row index outside the 8 rows of the table split over TP ranks (a token id or label out of range)"
+// CHECK: %[[LOCAL:.*]] = arith.subi %[[ID]], %[[FIRST]] : index
 // CHECK: %[[MINE:.*]] = arith.cmpi ult, %[[LOCAL]], %[[C4]] : index
 // CHECK: %[[ROW:.*]] = arith.select %[[MINE]], %[[LOCAL]], %{{.*}} : index
 // CHECK: %[[V:.*]] = tensor.extract %[[WTE]][%[[ROW]], %{{.*}}] : tensor<4x16xf32>
