@@ -13,10 +13,9 @@
 #include "seqpar/Analysis/KVCache.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
-#include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheckMessage.h"
+#include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
 
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -506,14 +505,12 @@ void DecodeStepBuilder::checkWriteInBounds(Location loc, Value start,
       b, loc, arith::CmpIPredicate::sle, start,
       arith::ConstantIndexOp::create(b, loc, numSlots - numNew));
   Value inBounds = arith::AndIOp::create(b, loc, first, last);
-  cf::AssertOp::create(
+  createRuntimeCheck(
       b, loc, inBounds,
-      formatRuntimeCheckMessage(
-          loc, llvm::formatv("a decode step's {0} new tokens at slots L .. "
-                             "L+{1} need 0 <= L <= {2} (the KV cache has {3} "
-                             "slots)",
-                             numNew, numNew - 1, numSlots - numNew, numSlots)
-                   .str()));
+      llvm::formatv("a decode step's {0} new tokens at slots L .. L+{1} need "
+                    "0 <= L <= {2} (the KV cache has {3} slots)",
+                    numNew, numNew - 1, numSlots - numNew, numSlots)
+          .str());
 }
 
 Value DecodeStepBuilder::writeUpdate(tensor::InsertSliceOp insert) {

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
-#include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheckMessage.h"
+#include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"

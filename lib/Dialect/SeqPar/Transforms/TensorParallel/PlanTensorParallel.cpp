@@ -15,11 +15,10 @@
 #include "seqpar/Analysis/SavedForBackward.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
-#include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheckMessage.h"
+#include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -142,14 +141,12 @@ void TensorParallelRewriter::maskGather(tensor::ExtractOp extract,
   Value inTable = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ult, index.get(),
       arith::ConstantIndexOp::create(b, loc, tableRows));
-  cf::AssertOp::create(
-      b, loc, inTable,
-      formatRuntimeCheckMessage(
-          loc, llvm::formatv("row index outside the {0} rows of the table "
-                             "split over TP ranks (a token id or label out "
-                             "of range)",
-                             tableRows)
-                   .str()));
+  createRuntimeCheck(b, loc, inTable,
+                     llvm::formatv("row index outside the {0} rows of the "
+                                   "table split over TP ranks (a token id or "
+                                   "label out of range)",
+                                   tableRows)
+                         .str());
   Value local = arith::SubIOp::create(b, loc, index.get(), first);
   // Unsigned: a row before this rank's wraps around and is out of range.
   Value mine = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, local,

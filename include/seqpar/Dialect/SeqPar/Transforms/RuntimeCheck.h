@@ -1,14 +1,16 @@
-//===- RuntimeCheckMessage.h - messages of run-time checks ------*- C++ -*-===//
+//===- RuntimeCheck.h - checks the run time makes --------------*- C++ -*-===//
 //
-// The one format of the messages seqpar's run-time checks print when they
-// fail (docs/runtime-and-run.md, "Run-time checks"). A cf.assert prints only
-// its string, so the source position goes into it.
+// seqpar's run-time checks and the one format of the messages they print
+// when they fail (docs/runtime-and-run.md, "Run-time checks"). A cf.assert
+// prints only its string, so the source position goes into it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SEQPAR_DIALECT_SEQPAR_TRANSFORMS_RUNTIMECHECKMESSAGE_H
-#define SEQPAR_DIALECT_SEQPAR_TRANSFORMS_RUNTIMECHECKMESSAGE_H
+#ifndef SEQPAR_DIALECT_SEQPAR_TRANSFORMS_RUNTIMECHECK_H
+#define SEQPAR_DIALECT_SEQPAR_TRANSFORMS_RUNTIMECHECK_H
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Location.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -33,6 +35,13 @@ inline std::string formatRuntimeCheckMessage(Location loc,
       .str();
 }
 
+/// A `cf.assert` of `holds` at `loc` whose failure prints
+/// formatRuntimeCheckMessage(loc, what) and aborts.
+inline void createRuntimeCheck(OpBuilder &b, Location loc, Value holds,
+                               llvm::StringRef what) {
+  cf::AssertOp::create(b, loc, holds, formatRuntimeCheckMessage(loc, what));
+}
+
 } // namespace mlir::seqpar
 
-#endif // SEQPAR_DIALECT_SEQPAR_TRANSFORMS_RUNTIMECHECKMESSAGE_H
+#endif // SEQPAR_DIALECT_SEQPAR_TRANSFORMS_RUNTIMECHECK_H
