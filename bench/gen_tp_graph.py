@@ -81,6 +81,7 @@ class Config:
     window: int = 3
     init: str = "fill"
     mixed_bf16: bool = False
+    linear: str = "default"
 
     @property
     def new_attention_forms(self):
@@ -337,12 +338,21 @@ class Builder:
                   f"outs({init.name} : {init.type}) -> {v.type}")
         return v
 
-    def batch_matmul(self, x, y):
-        """`linalg.batch_matmul` of [B,m,k] x [B,k,n] into a zero-filled [B,m,n]."""
-        init = self.zero_init((x.shape[0], x.shape[1], y.shape[2]))
-        v = Val(self.fresh("bmm"), init.shape, self.elem)
+    def batch_matmul(self, x, y, acc=None):
+        """`linalg.batch_matmul` of [B,m,k] x [B,k,n] into a zero-filled
+        [B,m,n] (of element type `acc`, default the program's)."""
+        init = self.zero_init((x.shape[0], x.shape[1], y.shape[2]), acc)
+        v = Val(self.fresh("bmm"), init.shape, init.elem)
         self.emit(f"{v.name} = linalg.batch_matmul ins({x.name}, {y.name} : {x.type}, {y.type}) "
                   f"outs({init.name} : {init.type}) -> {v.type}")
+        return v
+
+    def broadcast(self, x, n):
+        """`linalg.broadcast` of x to [n, *x.shape] (a copy per leading index)."""
+        e = self.empty((n,) + tuple(x.shape), x.elem)
+        v = Val(self.fresh("bc"), e.shape, x.elem)
+        self.emit(f"{v.name} = linalg.broadcast ins({x.name} : {x.type}) outs({e.name} : {e.type}) "
+                  f"dimensions = [0]")
         return v
 
     def transpose(self, x, perm):
@@ -679,7 +689,10 @@ def linear(bld, x, w, cfg):
     """x [L0, L1, k] @ w [k, n] -> [L0, L1, n].
 
     With --flatten: collapse to [L0*L1, k], linalg.matmul, expand back (as
-    PyTorch exporters do); otherwise one contraction generic.
+    PyTorch exporters do); otherwise one contraction generic. --linear
+    bmm-broadcast / bmm-copy: ONNX MatMul as torch-mlir's ONNX importer
+    writes it, a linalg.batch_matmul over L0 whose right operand copies w
+    once per L0 index (by linalg.broadcast, or by a copying generic).
     """
     l0, l1, _ = x.shape
     n = w.shape[1]
@@ -689,6 +702,13 @@ def linear(bld, x, w, cfg):
     acc = None
     if cfg.mixed_bf16:
         x, acc = narrow(bld, x, "bf16"), "f32"
+    if cfg.linear != "default":
+        if cfg.linear == "bmm-broadcast":
+            copies = bld.broadcast(w, l0)
+        else:
+            copies = bld.generic([(w, bld.amap(3, [1, 2]))], bld.empty((l0,) + tuple(w.shape), w.elem),
+                                 bld.identity(3), ["parallel"] * 3, lambda bb, ins, out: ins[0], "wcopy")
+        return narrow(bld, bld.batch_matmul(x, copies, acc))
     if cfg.flatten:
         flat = bld.collapse(x, [[0, 1], [2]])
         mm = narrow(bld, bld.matmul(flat, w, acc))
@@ -1407,6 +1427,9 @@ def parse_args(argv):
     forms.add_argument("--window", type=int, default=3, help="keys a sliding window sees (--mask window*)")
     forms.add_argument("--init", choices=["fill", "const", "cast", "mixed"], default="fill",
                        help="contractions' zero inits: linalg.fill, dense<0.0>, a fill through tensor.cast, in turn")
+    forms.add_argument("--linear", choices=["default", "bmm-broadcast", "bmm-copy"], default="default",
+                       help="linears as ONNX MatMul imports: a batch_matmul of the weight copied per "
+                            "leading index by linalg.broadcast or by a copying generic (default: --flatten's form)")
     forms.add_argument("--mixed-bf16", action="store_true",
                        help="bf16 linear weights, each linear's input truncated to bf16 and its product "
                             "accumulated in f32 (the rest f32), the result truncated to bf16")
@@ -1420,7 +1443,7 @@ def parse_args(argv):
                  layout=layout, flatten=ns.flatten, dropout=ns.dropout or ns.dropout_op, seed=ns.seed,
                  dropout_op=ns.dropout_op, attn_dropout=ns.attn_dropout, logits=ns.logits, pv=ns.pv,
                  gqa_repeat=ns.gqa_repeat, softmax=ns.softmax, mask=ns.mask, window=ns.window, init=ns.init,
-                 mixed_bf16=ns.mixed_bf16)
+                 mixed_bf16=ns.mixed_bf16, linear=ns.linear)
     err = validate(cfg)
     if err:
         ap.error(err)
@@ -1458,7 +1481,7 @@ def validate(cfg):
         return ("--gqa-repeat concat-tile needs --tp 1: query head h reads K/V head h mod kv-heads, "
                 "which Megatron's head split does not give the rank of h")
     if cfg.form == "upstream":
-        if cfg.new_attention_forms or cfg.init != "fill" or cfg.mixed_bf16:
+        if cfg.new_attention_forms or cfg.init != "fill" or cfg.mixed_bf16 or cfg.linear != "default":
             return "--form upstream takes none of the forms options"
         if cfg.model != "gpt":
             return "--form upstream is only available for --model gpt"

@@ -21,7 +21,7 @@ t, layout, flatten, dropout) that bench/gen_tp_graph.py accepts, and writes:
 
 The forms are what other frontends write and seqpar's attention raiser and
 TP planner accept (bench/gen_tp_graph.py's --logits, --pv, --gqa-repeat,
---softmax, --mask, --init, --mixed-bf16): each is drawn on its
+--softmax, --mask, --init, --mixed-bf16, --linear): each is drawn on its
 own for each seed, from a generator of its own (forms_for), so the rest of
 the configuration is what it was before they existed. tp.mlir and p1.mlir
 keep the default forms: a tile of K/V heads and the masks change the
@@ -237,8 +237,10 @@ def forms_for(seed, cfg):
     # Right padding of 0 .. s-1 keys per row: key 0 is always attended, so
     # no query row is masked whole.
     pads = [rng.randint(0, cfg["seq"] - 1) for _ in range(cfg["batch"])]
+    # Drawn last, so that the seeds drawn before it keep their other forms.
+    drawn["linear"] = rng.choice(["default", "default", "bmm-broadcast", "bmm-copy"])
     defaults = {"logits": "qk", "pv": "bmm", "gqa-repeat": "generic", "softmax": "generics", "mask": "none",
-                "init": "fill"}
+                "init": "fill", "linear": "default"}
     forms = {k: v for k, v in drawn.items() if k in defaults and v != defaults[k]}
     if not gqa:
         forms.pop("gqa-repeat", None)

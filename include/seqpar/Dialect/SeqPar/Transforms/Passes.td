@@ -877,16 +877,18 @@ def FoldBroadcastMatmuls : Pass<"seqpar-fold-broadcast-matmuls", "::mlir::func::
     loops parallel, the init at the identity and the input at loops 1 and
     2 (either order: the copy may transpose). The copy holds b weights per
     linear. Where the right-hand side of a `linalg.batch_matmul` (default
-    maps, or the transposed-B maps) is such a copy, all shapes static and
-    one element type, the op becomes `linalg.matmul` on the activation
+    maps, or the transposed-B maps) is such a copy and all shapes are
+    static, the op becomes `linalg.matmul` on the activation
     collapsed to [b*s, h] and the weight itself (a `linalg.transpose` of
     it when exactly one of the copy and the maps transposes), and the
-    [b*s, n] product is expanded back to [b, s, n]: the form the FX linalg
+    [b*s, n] product is expanded back to [b, s, n], with the element types
+    and the cast function of the batch_matmul (bf16 operands accumulated
+    in f32 stay so): the form the FX linalg
     export writes, which TP planning, the token-wise analysis, SP and CP
     read as it. A copy no other op reads is erased. Anything else is left
     as it is: a broadcast whose input varies along the batch (a different
     matrix per batch element), a broadcast along another dim, a copy on
-    the left-hand side, dynamic shapes, mixed element types.
+    the left-hand side, dynamic shapes.
     docs/import.md, "Other frontends".
 
     ```mlir
@@ -1095,8 +1097,9 @@ def InsertRuntimeChecks : Pass<"seqpar-insert-runtime-checks"> {
   let summary = "Check at run time the bounds the compiler cannot see";
   let description = [{
     Upstream's `RuntimeVerifiableOpInterface` checks (memref subviews,
-    loads, stores, casts, copies, linalg operand sizes, tensor extracts and
-    slices), generated only for the ops whose bounds depend on run-time
+    loads, stores, casts, copies, linalg operand sizes; on tensors, for an
+    embedder running it before bufferization, extracts and slices),
+    generated only for the ops whose bounds depend on run-time
     values: an index operand (a slice offset, a subscript such as an
     embedding's token id, a size) or a dynamically sized operand or result.
     The rest were proven by the ops' verifiers, and checking them too

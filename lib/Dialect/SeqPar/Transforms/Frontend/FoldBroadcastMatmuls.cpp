@@ -106,12 +106,12 @@ Value foldBroadcastRhs(OpBuilder &b, linalg::BatchMatmulOp op) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   auto outType = cast<RankedTensorType>(init.getType());
-  // One element type: the op's cast attribute then changes nothing, and the
-  // matmul computes the same products and sums.
-  Type element = outType.getElementType();
-  if (lhsType.getElementType() != element ||
-      rhsType.getElementType() != element)
-    return nullptr;
+  // Element types may differ (bf16 operands accumulated in f32): both ops
+  // compute out += cast(a) * cast(b) per element with the op's cast
+  // function, which the matmul inherits below.
+  Type lhsElement = lhsType.getElementType();
+  Type rhsElement = rhsType.getElementType();
+  Type outElement = outType.getElementType();
 
   // (batch, m, n, k): A at (b, m, k), the result at (b, m, n), B at
   // (b, k, n), or (b, n, k) for the transposed-B maps.
@@ -144,14 +144,14 @@ Value foldBroadcastRhs(OpBuilder &b, linalg::BatchMatmulOp op) {
   SmallVector<int64_t> expected =
       transpose ? SmallVector<int64_t>{n, k} : SmallVector<int64_t>{k, n};
   if (matrixType.getShape() != ArrayRef<int64_t>(expected) ||
-      matrixType.getElementType() != element)
+      matrixType.getElementType() != rhsElement)
     return nullptr;
 
   Location loc = op.getLoc();
   Value weight = broadcast->matrix;
   if (transpose) {
     Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{k, n},
-                                          element);
+                                          rhsElement);
     weight = linalg::TransposeOp::create(b, loc, weight, empty,
                                          ArrayRef<int64_t>{1, 0})
                  ->getResult(0);
@@ -159,17 +159,17 @@ Value foldBroadcastRhs(OpBuilder &b, linalg::BatchMatmulOp op) {
   // [b, m, x] <-> [b*m, x]: dims 0 and 1 are static, so the groups are
   // valid for both reshapes.
   SmallVector<ReassociationIndices> groups = {{0, 1}, {2}};
-  auto lhs2d = RankedTensorType::get({*rows, k}, element);
-  auto out2d = RankedTensorType::get({*rows, n}, element);
+  auto lhs2d = RankedTensorType::get({*rows, k}, lhsElement);
+  auto out2d = RankedTensorType::get({*rows, n}, outElement);
   Value collapsedLhs =
       tensor::CollapseShapeOp::create(b, loc, lhs2d, lhs, groups);
   Value collapsedInit =
       tensor::CollapseShapeOp::create(b, loc, out2d, init, groups);
-  Value product =
-      linalg::MatmulOp::create(b, loc, TypeRange{out2d},
-                               ValueRange{collapsedLhs, weight},
-                               ValueRange{collapsedInit})
-          ->getResult(0);
+  auto matmul = linalg::MatmulOp::create(b, loc, TypeRange{out2d},
+                                         ValueRange{collapsedLhs, weight},
+                                         ValueRange{collapsedInit});
+  matmul.setCastAttr(op.getCastAttr());
+  Value product = matmul->getResult(0);
   SmallVector<OpFoldResult> shape =
       getAsIndexOpFoldResult(ctx, outType.getShape());
   return tensor::ExpandShapeOp::create(b, loc, outType, product, groups,

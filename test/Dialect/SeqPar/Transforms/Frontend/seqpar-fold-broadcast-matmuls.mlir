@@ -100,10 +100,44 @@ func.func @transpose_b_maps(%x: tensor<2x8x16xf32>, %w: tensor<4x16xf32>, %acc: 
 
 // -----
 
+// Mixed element types: bf16 operands accumulated in f32 (autocast's
+// linear), the copy transposing; and i8 operands into i32 with the
+// unsigned cast. The matmul keeps the element types and the cast function.
+
+// CHECK-LABEL: func.func @mixed_types(
+// CHECK-SAME: %[[X:.*]]: tensor<2x8x16xbf16>, %[[W:.*]]: tensor<4x16xbf16>
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%[[W]] : tensor<4x16xbf16>) outs(%{{.*}} : tensor<16x4xbf16>)
+// CHECK: %[[X2:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<2x8x16xbf16> into tensor<16x16xbf16>
+// CHECK: linalg.matmul ins(%[[X2]], %[[WT]] : tensor<16x16xbf16>, tensor<16x4xbf16>) outs(%{{.*}} : tensor<16x4xf32>)
+#tb = affine_map<(d0, d1, d2) -> (d2, d1)>
+#tid = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @mixed_types(%x: tensor<2x8x16xbf16>, %w: tensor<4x16xbf16>, %acc: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
+  %eb = tensor.empty() : tensor<2x16x4xbf16>
+  %wb = linalg.generic {indexing_maps = [#tb, #tid], iterator_types = ["parallel", "parallel", "parallel"]} ins(%w : tensor<4x16xbf16>) outs(%eb : tensor<2x16x4xbf16>) {
+  ^bb0(%in: bf16, %out: bf16):
+    linalg.yield %in : bf16
+  } -> tensor<2x16x4xbf16>
+  %y = linalg.batch_matmul ins(%x, %wb : tensor<2x8x16xbf16>, tensor<2x16x4xbf16>) outs(%acc : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  return %y : tensor<2x8x4xf32>
+}
+
+// CHECK-LABEL: func.func @unsigned_cast(
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: linalg.matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%{{.*}}, %{{.*}} : tensor<16x16xi8>, tensor<16x4xi8>) outs(%{{.*}} : tensor<16x4xi32>)
+func.func @unsigned_cast(%x: tensor<2x8x16xi8>, %w: tensor<16x4xi8>, %acc: tensor<2x8x4xi32>) -> tensor<2x8x4xi32> {
+  %eb = tensor.empty() : tensor<2x16x4xi8>
+  %wb = linalg.broadcast ins(%w : tensor<16x4xi8>) outs(%eb : tensor<2x16x4xi8>) dimensions = [0]
+  %y = linalg.batch_matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%x, %wb : tensor<2x8x16xi8>, tensor<2x16x4xi8>) outs(%acc : tensor<2x8x4xi32>) -> tensor<2x8x4xi32>
+  return %y : tensor<2x8x4xi32>
+}
+
+// -----
+
 // Left alone: the "weight" differs per batch element (the generic reads
 // its input at d0 too), a broadcast along another dim than the batch, a
-// copy that does more than copy, a copy on the left-hand side, dynamic
-// shapes, and mixed element types.
+// copy that does more than copy, a copy on the left-hand side, and
+// dynamic shapes.
 
 // CHECK-LABEL: func.func @per_batch_weight(
 // CHECK: linalg.generic
@@ -169,13 +203,3 @@ func.func @dynamic_batch(%x: tensor<?x8x16xf32>, %w: tensor<16x4xf32>, %acc: ten
   return %y : tensor<?x8x4xf32>
 }
 
-// CHECK-LABEL: func.func @mixed_types(
-// CHECK: linalg.broadcast
-// CHECK: linalg.batch_matmul
-// CHECK-NOT: linalg.matmul
-func.func @mixed_types(%x: tensor<2x8x16xf16>, %w: tensor<16x4xf16>, %acc: tensor<2x8x4xf32>) -> tensor<2x8x4xf32> {
-  %eb = tensor.empty() : tensor<2x16x4xf16>
-  %wb = linalg.broadcast ins(%w : tensor<16x4xf16>) outs(%eb : tensor<2x16x4xf16>) dimensions = [0]
-  %y = linalg.batch_matmul ins(%x, %wb : tensor<2x8x16xf16>, tensor<2x16x4xf16>) outs(%acc : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
-  return %y : tensor<2x8x4xf32>
-}
