@@ -287,6 +287,11 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
       }
     }
   }
+  // Inputs that read the sequence along another loop: with them whole the
+  // op may still be token-wise along `seqLoop` (TokenWiseInfo::
+  // wholeOperands). False once any other mixing is seen.
+  SmallVector<unsigned> otherLoopInputs;
+  bool onlyOtherLoops = true;
   for (OpOperand &operand : op->getOpOperands()) {
     std::optional<StridedDim> seq = analysis.getSeqDim(operand.get());
     if (!seq)
@@ -297,6 +302,7 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
       if (mixReason.empty())
         mixReason = "operand #" + std::to_string(operand.getOperandNumber()) +
                     " indexes the sequence with a compound expression";
+      onlyOtherLoops = false;
       continue;
     }
     int64_t loop = dimExpr.getPosition();
@@ -309,6 +315,11 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
                     " reads other tokens (its sequence dim follows loop d" +
                     std::to_string(loop) + ", not d" +
                     std::to_string(info.seqLoop) + ")";
+      if (loop != info.seqLoop && op.isDpsInput(&operand) &&
+          !map.isFunctionOfDim(info.seqLoop))
+        otherLoopInputs.push_back(operand.getOperandNumber());
+      else
+        onlyOtherLoops = false;
     }
   }
   if (info.seqLoop < 0) {
@@ -337,14 +348,19 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
     for (auto [resultIndex, expr] : llvm::enumerate(map.getResults())) {
       if (auto dimExpr = dyn_cast<AffineDimExpr>(expr)) {
         if (dimExpr.getPosition() == info.seqLoop) {
-          if (position >= 0 && mixReason.empty())
-            mixReason = "operand #" + std::to_string(index) +
-                        " indexes the sequence loop twice";
+          if (position >= 0) {
+            onlyOtherLoops = false;
+            if (mixReason.empty())
+              mixReason = "operand #" + std::to_string(index) +
+                          " indexes the sequence loop twice";
+          }
           position = resultIndex;
         }
-      } else if (expr.isFunctionOfDim(info.seqLoop) && mixReason.empty()) {
-        mixReason = "operand #" + std::to_string(index) +
-                    " indexes the sequence loop with a compound expression";
+      } else if (expr.isFunctionOfDim(info.seqLoop)) {
+        onlyOtherLoops = false;
+        if (mixReason.empty())
+          mixReason = "operand #" + std::to_string(index) +
+                      " indexes the sequence loop with a compound expression";
       }
     }
     info.operandDims.push_back(position);
@@ -363,11 +379,18 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
       resultReason = "result #" + std::to_string(resultDims.size() - 1) +
                      " does not keep the sequence dim";
   }
-  if (!mixReason.empty())
+  // Mixing only through inputs read along other loops, none of which
+  // indexes L, with L parallel and kept: token-wise once they are whole,
+  // if the checks below pass too (else the mixing is the reason).
+  bool wholeInputsSuffice = !mixReason.empty() && onlyOtherLoops &&
+                            !otherLoopInputs.empty() && parallel &&
+                            resultReason.empty();
+  if (!mixReason.empty() && !wholeInputsSuffice)
     return notTokenWise(Kind::NotTokenWise, mixReason);
   if (std::optional<std::string> why =
           classifyCaptures(op, analysis, *loopSeq, info))
-    return notTokenWise(Kind::Unknown, *why);
+    return wholeInputsSuffice ? notTokenWise(Kind::NotTokenWise, mixReason)
+                              : notTokenWise(Kind::Unknown, *why);
   DenseSet<OpOperand *> localIndices = info.capturedIndexOperands();
   op.getBlock()->walk([&](linalg::IndexOp index) {
     if (static_cast<int64_t>(index.getDim()) != info.seqLoop)
@@ -376,7 +399,15 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
       info.positionDependent |= !localIndices.contains(&use);
   });
   if (!isEffectFreeButChecks(op))
-    return notTokenWise(Kind::Unknown, "has memory effects");
+    return wholeInputsSuffice
+               ? notTokenWise(Kind::NotTokenWise, mixReason)
+               : notTokenWise(Kind::Unknown, "has memory effects");
+  if (wholeInputsSuffice) {
+    info.kind = Kind::NotTokenWise;
+    info.reason = mixReason;
+    info.wholeOperands = std::move(otherLoopInputs);
+    return info;
+  }
   if (!parallel) {
     // A reduction loop that a result still indexes: not a reduction of the
     // whole sequence (whose result is global), and not proven token-wise.
@@ -738,7 +769,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         return info;
       })
       .Default([&](Operation *other) {
-        return notTokenWise(Kind::Unknown, "no token-wise rule for '" +
+        return notTokenWise(Kind::Unknown, "has no token-wise rule for '" +
                                                other->getName().getStringRef() +
                                                "'");
       });

@@ -200,7 +200,7 @@ func.func @positions(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> (tensor
 
 func.func private @timer(tensor<8x16xf32>) -> tensor<8x16xf32>
 func.func @unknown(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %b: tensor<1x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
-  // expected-remark @below {{unknown: no token-wise rule for 'func.call'}}
+  // expected-remark @below {{unknown: has no token-wise rule for 'func.call'}}
   %t = func.call @timer(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
   // expected-remark @below {{token-wise along dim 0}}
   %a = tosa.add %x, %b : (tensor<8x16xf32>, tensor<1x16xf32>) -> tensor<8x16xf32>

@@ -51,6 +51,15 @@ struct TokenWiseInfo {
   /// and `positionDependent` are then filled): reducing each shard and
   /// combining the partial results across ranks gives the result.
   bool reducesSequence = false;
+  /// For a linalg op that mixes tokens only because some inputs carry the
+  /// sequence along another loop than `seqLoop` (Q.K^T's keys, P.V's
+  /// values): those inputs. None of them indexes `seqLoop`, which is
+  /// parallel and kept by every result, so with them whole (every token,
+  /// in order) the op computes each token of `seqLoop` from that token
+  /// alone (`seqLoop`, `operandDims` and `positionDependent` are filled).
+  /// Context parallelism then gathers only them (docs/context-parallelism.md,
+  /// "Attention left unraised").
+  SmallVector<unsigned> wholeOperands;
   /// Per operand: the operand dim indexed by the sequence (-1 when the
   /// operand does not follow the sequence, e.g. a weight or a broadcast).
   SmallVector<int64_t> operandDims;

@@ -3,7 +3,9 @@
 // Plan: the sequence-carrying arguments are the roots; every op reached from
 // them is token-wise (runs on the local tokens), a seqpar.attention this pass
 // distributes, a reduction over the sequence (partial on the local tokens),
-// or a boundary that gets the all-gathered value. Rewrite:
+// a token-wise op once some inputs are whole (Q.K^T and P.V of an attention
+// left unraised: only K and V are gathered), or a boundary that gets the
+// all-gathered value. Rewrite:
 // arguments take their local types and sharding, token-wise ops run on the
 // shard (SequenceShardBuilder::shardTokenWiseOp), attention becomes ring,
 // all-gather-KV, Ulysses or hybrid attention (DistributedAttention.h),
@@ -35,13 +37,14 @@ using namespace mlir;
 using namespace mlir::seqpar;
 
 /// Why `op`, which reads a sequence-sharded value, cannot run on the local
-/// tokens; empty when it can.
+/// tokens; empty when it can, with its TokenWiseInfo::wholeOperands
+/// gathered first when it has any.
 static std::string whyNotLocal(Operation *op,
                                const TokenWiseAnalysis &analysis) {
   if (isa<func::ReturnOp>(op))
     return "returns it";
   const TokenWiseInfo &info = analysis.getInfo(op);
-  if (!info.isTokenWise())
+  if (!info.isTokenWise() && info.wholeOperands.empty())
     return info.reason.empty() ? "mixes tokens" : info.reason;
   if (!isEffectFreeButChecks(op))
     return "has memory effects";
@@ -198,6 +201,9 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   llvm::DenseMap<Operation *, AttentionOp> forwardOf;
   llvm::DenseSet<Operation *> hasBackward;
   llvm::MapVector<Operation *, std::string> boundaries;
+  // Local ops that read some inputs whole (TokenWiseInfo::wholeOperands):
+  // why, for the remark at their all_gather.
+  llvm::DenseMap<Operation *, std::string> partlyGathered;
   for (Operation &op : body) {
     bool readsShard = llvm::any_of(
         op.getOperands(), [&](Value v) { return sharded.contains(v); });
@@ -262,6 +268,10 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       continue;
     } else {
       reason = whyNotLocal(&op, analysis);
+      const TokenWiseInfo &info = analysis.getInfo(&op);
+      if (reason.empty() && !info.wholeOperands.empty())
+        partlyGathered[&op] = info.reason +
+                              "; the rest of it runs on this rank's tokens";
     }
     if (!reason.empty()) {
       boundaries[&op] = reason;
@@ -318,7 +328,9 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     StridedDim seq = *analysis.getSeqDim(value);
     for (OpOperand &use : value.getUses()) {
       Operation *user = body.findAncestorOpInBlock(*use.getOwner());
-      if (user == use.getOwner() && localOps.contains(user))
+      if (user == use.getOwner() && localOps.contains(user) &&
+          !llvm::is_contained(analysis.getInfo(user).wholeOperands,
+                              use.getOperandNumber()))
         continue;
       if (user == returnOp.getOperation() && !padded && seq.inner == 1 &&
           seq.outer == 1) {
@@ -452,7 +464,9 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     if (first != returnOp.getOperation())
       emitRemark(first->getLoc())
           << "context-parallel: all_gather before '" << first->getName()
-          << "', which " << boundaries.lookup(first);
+          << "', which "
+          << (boundaries.count(first) ? boundaries.lookup(first)
+                                      : partlyGathered.lookup(first));
   }
   counts.valuesGathered += gathered;
   int64_t relaidOut = 0, relaidFromGathered = 0, relaidFromRing = 0,

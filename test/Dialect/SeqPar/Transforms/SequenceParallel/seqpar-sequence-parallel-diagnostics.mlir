@@ -8,7 +8,7 @@ shard.grid @grid(shape = 2) {sym_visibility = "private"}
 func.func private @rng(tensor<8x16xf32>) -> tensor<8x16xf32>
 // expected-remark @below {{sequence-parallel over @grid axis 0 (t=2, s=8): 1 all_reduce (512 bytes sent per rank) -> 0 reduce_scatter (0 bytes) + 0 all_gather (0 bytes) + 1 all_reduce kept (512 bytes); total 512 bytes}}
 func.func @unknown_op(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, replicated>}) -> tensor<8x16xf32> {
-  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'func.call' (no token-wise rule for 'func.call')}}
+  // expected-remark @below {{all_reduce kept: its sequence-sharded region would reach 'func.call' (has no token-wise rule for 'func.call')}}
   %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
   %a = arith.addf %r, %x : tensor<8x16xf32>
   // expected-note @below {{blocking op here}}
