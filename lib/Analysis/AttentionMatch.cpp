@@ -730,13 +730,18 @@ Value peelLogits(Value logits, SmallVectorImpl<AffineExpr> &coords,
 /// when every future key stays hidden in every row: its logit (hidden, plus
 /// the mask when the select comes first) lies `limit` below the row's
 /// largest visible logit, which is at least the mask's least value; or,
-/// when hidden is -inf, when the mask cannot add +inf to it. A row whose
+/// when hidden is -inf, when the select comes last or the mask cannot add
+/// +inf to it. A row whose
 /// visible keys the mask hides as low as the select hides future ones
 /// (finfo.min padding behind finfo.min or -1e9, a row with no visible key)
 /// would otherwise weigh the future keys, which the causal flag never does.
 /// False with `why` set when that cannot be proven from the mask's bounds.
 bool causalSelectWithMask(const LogitTerms &t, double hidden, double limit,
                           std::string &why) {
+  // A select to -inf after the mask leaves every future key at exactly
+  // -inf, whatever the mask holds.
+  if (std::isinf(hidden) && hidden < 0 && !t.selectThenAdd)
+    return true;
   std::optional<MaskBounds> bounds;
   if (t.bodyMask.isSelect)
     bounds = MaskBounds{-std::numeric_limits<double>::infinity(), 0.0};
@@ -762,8 +767,7 @@ bool causalSelectWithMask(const LogitTerms &t, double hidden, double limit,
   }
   // -inf stays -inf after adding anything but +inf.
   if (std::isinf(hidden) &&
-      (!t.selectThenAdd ||
-       bounds->hi < std::numeric_limits<double>::infinity()))
+      bounds->hi < std::numeric_limits<double>::infinity())
     return true;
   double future = t.selectThenAdd ? hidden + bounds->hi : hidden;
   if (!std::isinf(bounds->lo) && future - bounds->lo <= limit)
