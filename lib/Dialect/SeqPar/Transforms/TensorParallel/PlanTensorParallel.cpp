@@ -430,6 +430,95 @@ static LogicalResult pairGradients(func::FuncOp func,
   return success();
 }
 
+/// The argument of `func` that `value` reads through views and copies
+/// (transposes, broadcasts, reshapes, casts, slices: `sliced` says whether
+/// a slice was among them), or null. Finds the weights of products the
+/// planner does not take, to say why.
+static BlockArgument readArgument(Value value, func::FuncOp func,
+                                  bool &sliced) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      return arg.getOwner() == &func.getBody().front() ? arg : nullptr;
+    Operation *def = value.getDefiningOp();
+    if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def)) {
+      sliced = true;
+      value = slice.getSource();
+    } else if (isa_and_nonnull<linalg::TransposeOp, linalg::BroadcastOp,
+                               tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+                               tensor::CastOp>(def)) {
+      value = def->getOperand(0);
+    } else if (auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+               generic && generic.getNumDpsInputs() == 1 &&
+               (linalg::isaBroadcastOpInterface(generic) ||
+                linalg::isaTransposeOpInterface(generic))) {
+      value = generic.getDpsInputOperand(0)->get();
+    } else {
+      return nullptr;
+    }
+  }
+}
+
+/// Products of an activation and a weight read from an argument that the
+/// planner does not take as linears (a weight of rank 3, one sliced before
+/// its product, a product inside a loop), and that no block planned: each
+/// gets a remark saying why it stays replicated. Returns their number.
+/// `seenWeights`: the weights of the linears the planner took, whose other
+/// products (a backward's) it accounts for itself.
+static int64_t remarkUntakenLinears(func::FuncOp func,
+                                    const TPBlockPlan &merged,
+                                    const llvm::DenseSet<Value> &seenWeights) {
+  int64_t count = 0;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+        op->getNumResults() != 1 || !isLinearContraction(op) ||
+        merged.ops.contains(op) || merged.partial.count(op))
+      return;
+    unsigned featureLoop;
+    bool topLevel = op->getParentOp() == func.getOperation();
+    if (topLevel && TensorParallelPlanner::getLinearWeight(op, featureLoop))
+      return;
+    // The weight: the one input read from an argument, the other computed.
+    bool sliced[2] = {false, false};
+    BlockArgument args[2] = {
+        readArgument(op.getDpsInputOperand(0)->get(), func, sliced[0]),
+        readArgument(op.getDpsInputOperand(1)->get(), func, sliced[1])};
+    if (!args[0] == !args[1])
+      return;
+    unsigned w = args[0] ? 0 : 1;
+    if (seenWeights.contains(args[w]))
+      return;
+    // A weight shares no parallel loop with the activation (Q.K^T's K does:
+    // batch and heads).
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    for (auto [loop, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+      if (kind == utils::IteratorType::parallel &&
+          maps[w].isFunctionOfDim(loop) && maps[1 - w].isFunctionOfDim(loop))
+        return;
+    auto type = cast<RankedTensorType>(args[w].getType());
+    InFlightDiagnostic remark = emitRemark(op.getLoc());
+    remark << "linear left replicated: ";
+    if (!topLevel)
+      remark << "it is inside '" << op->getParentOp()->getName()
+             << "' (the planner plans the linears of the function's top "
+                "level)";
+    else if (sliced[w])
+      remark << "its weight is a slice of argument #" << args[w].getArgNumber()
+             << " (" << type
+             << "), cut before the product (a fused weight sliced into its "
+                "parts): the planner splits whole weight arguments";
+    else if (type.getRank() != 2)
+      remark << "its weight (argument #" << args[w].getArgNumber() << ", "
+             << type << ") has rank " << type.getRank()
+             << ": the planner splits the output features of rank-2 [in, "
+                "out] or [out, in] weights";
+    else
+      remark << "its weight (argument #" << args[w].getArgNumber()
+             << ") has no single output-feature loop";
+    ++count;
+  });
+  return count;
+}
+
 /// Plans one block, trying the fused-projection groupings (QKV: 3, gate/up:
 /// 2) when a single linear does not close as a plain split. Reports the
 /// most telling failure: a divisibility one when there is one.
@@ -773,6 +862,7 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
                          "replicated), so every TP rank holds all "
                       << type.getDimSize(1) << " of its heads";
     }
+  replicated += remarkUntakenLinears(func, merged, seenWeights);
   TensorParallelRewriter(func, grid, static_cast<int16_t>(gridAxis.getValue()),
                          numRanks)
       .apply(merged);
