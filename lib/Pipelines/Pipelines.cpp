@@ -168,6 +168,9 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // batch element becomes a matmul on [b*s, h] of the weight itself (no
   // b copies of each weight), the form TP planning reads.
   pm.addNestedPass<func::FuncOp>(createFoldBroadcastMatmuls());
+  // tensor.reshape that only splits or merges static dims: the
+  // expand_shape / collapse_shape every analysis follows.
+  pm.addNestedPass<func::FuncOp>(createFoldStaticReshapes());
   // One canonicalization (as MLIR's inliner runs on every function), and
   // CSE: exporters reshape the same activation once per linear, and CSE
   // makes the linears of a block read one value.

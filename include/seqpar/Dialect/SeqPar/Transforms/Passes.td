@@ -867,6 +867,32 @@ def FoldIndexGathers : Pass<"seqpar-fold-index-gathers", "::mlir::func::FuncOp">
   }];
 }
 
+def FoldStaticReshapes : Pass<"seqpar-fold-static-reshapes", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite tensor.reshape between static shapes into expand_shape or collapse_shape";
+  let description = [{
+    Frontends that lower through the tensor dialect (StableHLO's and
+    ONNX's reshape, `x.reshape(...)` written by hand) may split or merge
+    dims with `tensor.reshape` and a shape operand instead of
+    `tensor.expand_shape` / `tensor.collapse_shape`. The analyses follow
+    the latter (which dims of the result come from which of the source);
+    a `tensor.reshape` hides it, so TP planning stopped at it ("a split
+    value reaches 'tensor.reshape'") and the sequence dim was not followed
+    through. Where source and result are static and the reshape only
+    splits dims or only merges adjacent ones (upstream's
+    `getReassociationIndicesForReshape`), it becomes the matching
+    `tensor.expand_shape` or `tensor.collapse_shape`; any other reshape
+    (one that both splits and merges, dynamic shapes) is left as it is.
+    docs/import.md, "Other frontends".
+
+    ```mlir
+    %shape = arith.constant dense<[2, 16, 4, 8]> : tensor<4xi64>
+    %q4 = tensor.reshape %q(%shape) : (tensor<2x16x32xf32>, tensor<4xi64>) -> tensor<2x16x4x8xf32>
+    // becomes
+    %q4 = tensor.expand_shape %q [[0], [1], [2, 3]] output_shape [2, 16, 4, 8] : tensor<2x16x32xf32> into tensor<2x16x4x8xf32>
+    ```
+  }];
+}
+
 def FoldBroadcastMatmuls : Pass<"seqpar-fold-broadcast-matmuls", "::mlir::func::FuncOp"> {
   let summary = "Rewrite batch_matmul of a batch-broadcast weight into matmul on the collapsed activation";
   let description = [{
