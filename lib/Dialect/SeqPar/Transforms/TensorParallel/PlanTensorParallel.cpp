@@ -495,6 +495,11 @@ static int64_t remarkUntakenLinears(func::FuncOp func,
           maps[w].isFunctionOfDim(loop) && maps[1 - w].isFunctionOfDim(loop))
         return;
     auto type = cast<RankedTensorType>(args[w].getType());
+    // A whole rank-2 weight at the top level is one the planner reads; a
+    // product of it that is no linear (no single output-feature loop) is
+    // not counted as one.
+    if (topLevel && !sliced[w] && type.getRank() == 2)
+      return;
     InFlightDiagnostic remark = emitRemark(op.getLoc());
     remark << "linear left replicated: ";
     if (!topLevel)
@@ -506,14 +511,11 @@ static int64_t remarkUntakenLinears(func::FuncOp func,
              << " (" << type
              << "), cut before the product (a fused weight sliced into its "
                 "parts): the planner splits whole weight arguments";
-    else if (type.getRank() != 2)
+    else
       remark << "its weight (argument #" << args[w].getArgNumber() << ", "
              << type << ") has rank " << type.getRank()
              << ": the planner splits the output features of rank-2 [in, "
                 "out] or [out, in] weights";
-    else
-      remark << "its weight (argument #" << args[w].getArgNumber()
-             << ") has no single output-feature loop";
     ++count;
   });
   return count;
@@ -622,8 +624,10 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     if (tensor && !tensor.hasStaticShape())
       return emitError(func.getLoc())
              << "argument " << i << " of @" << func.getSymName() << " has type "
-             << type << ": the planner needs static shapes (a dynamic "
-             << "sequence length cannot be split); export with a fixed length";
+             << type
+             << ": the planner needs static shapes (each split and its "
+                "collectives are sized at compile time); export with a fixed "
+                "batch and sequence length";
   }
   if (!func.getBody().hasOneBlock())
     return emitError(func.getLoc())

@@ -30,9 +30,17 @@ func.func @hidden_not_divisible(%x: tensor<16x32xf32>, %w1: tensor<32x6xf32>, %w
 // -----
 
 // A dynamic sequence length cannot be split.
-// expected-error @+1 {{argument 0 of @dynamic_seq has type 'tensor<?x32xf32>': the planner needs static shapes}}
+// expected-error @+1 {{argument 0 of @dynamic_seq has type 'tensor<?x32xf32>': the planner needs static shapes (each split and its collectives are sized at compile time); export with a fixed batch and sequence length}}
 func.func @dynamic_seq(%x: tensor<?x32xf32>) -> tensor<?x32xf32> {
   return %x : tensor<?x32xf32>
+}
+
+// -----
+
+// Nor a dynamic batch (the message used to blame the sequence length).
+// expected-error @+1 {{argument 0 of @dynamic_batch has type 'tensor<?x16x32xf32>': the planner needs static shapes (each split and its collectives are sized at compile time)}}
+func.func @dynamic_batch(%x: tensor<?x16x32xf32>) -> tensor<?x16x32xf32> {
+  return %x : tensor<?x16x32xf32>
 }
 
 // -----
