@@ -201,9 +201,6 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   llvm::DenseMap<Operation *, AttentionOp> forwardOf;
   llvm::DenseSet<Operation *> hasBackward;
   llvm::MapVector<Operation *, std::string> boundaries;
-  // Local ops that read some inputs whole (TokenWiseInfo::wholeOperands):
-  // why, for the remark at their all_gather.
-  llvm::DenseMap<Operation *, std::string> partlyGathered;
   for (Operation &op : body) {
     bool readsShard = llvm::any_of(
         op.getOperands(), [&](Value v) { return sharded.contains(v); });
@@ -268,10 +265,6 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       continue;
     } else {
       reason = whyNotLocal(&op, analysis);
-      const TokenWiseInfo &info = analysis.getInfo(&op);
-      if (reason.empty() && !info.wholeOperands.empty())
-        partlyGathered[&op] = info.reason +
-                              "; the rest of it runs on this rank's tokens";
     }
     if (!reason.empty()) {
       boundaries[&op] = reason;
@@ -465,8 +458,11 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       emitRemark(first->getLoc())
           << "context-parallel: all_gather before '" << first->getName()
           << "', which "
-          << (boundaries.count(first) ? boundaries.lookup(first)
-                                      : partlyGathered.lookup(first));
+          << (boundaries.count(first)
+                  ? boundaries.lookup(first)
+                  // A local op reading this input whole (wholeOperands).
+                  : analysis.getInfo(first).reason +
+                        "; the rest of it runs on this rank's tokens");
   }
   counts.valuesGathered += gathered;
   int64_t relaidOut = 0, relaidFromGathered = 0, relaidFromRing = 0,
