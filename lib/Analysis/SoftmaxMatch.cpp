@@ -39,6 +39,23 @@ std::optional<double> seqpar::splatValue(Value tensor) {
         return std::nullopt;
       return dense.getSplatValue<APFloat>().convertToDouble();
     }
+    // A generic copying its one input (a scalar, or a tensor read through
+    // any map): the broadcast of a constant as stablehlo lowers it.
+    if (auto g = dyn_cast<linalg::GenericOp>(def);
+        g && g.getNumDpsInputs() == 1 && g.getNumDpsInits() == 1 &&
+        g.getBody()->getNumArguments() == 2 &&
+        g.getBody()->getTerminator()->getNumOperands() == 1 &&
+        g.getBody()->getTerminator()->getOperand(0) ==
+            g.getBody()->getArgument(0)) {
+      Value in = g.getDpsInputOperand(0)->get();
+      if (!isa<ShapedType>(in.getType())) {
+        if (!matchPattern(in, m_Constant(&f)))
+          return std::nullopt;
+        return f.getValueAsDouble();
+      }
+      tensor = in;
+      continue;
+    }
     if (auto b = dyn_cast<linalg::BroadcastOp>(def))
       tensor = b.getInput();
     else if (auto t = dyn_cast<linalg::TransposeOp>(def))

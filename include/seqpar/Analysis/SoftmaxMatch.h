@@ -15,7 +15,9 @@ namespace mlir::seqpar {
 linalg::LinalgOp elementwiseProducer(Value v);
 
 /// The scalar every element of `tensor` holds: a linalg.fill or splat
-/// constant, also behind broadcasts, reshapes and transposes.
+/// constant, or a generic copying a scalar constant into every element,
+/// also behind broadcasts (linalg.broadcast or a generic copying its
+/// input), reshapes and transposes.
 std::optional<double> splatValue(Value tensor);
 
 /// The logits x of p = softmax(x) over p's last dim, or null. Softmax is

@@ -48,7 +48,9 @@ func.func @softmax_broadcast_named(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>,
 // A keepdim [.., 1] row max broadcast by a generic, x - max and exp in one
 // op reading it by identity; the row sum collapsed from [.., 1] and
 // broadcast by linalg.broadcast, its reciprocal taken over the whole
-// tensor and multiplied: raised.
+// tensor and multiplied; the sum's zeros written by a generic copying the
+// scalar into every element (as stablehlo lowers a broadcast constant):
+// raised.
 // CHECK-LABEL: func.func @softmax_broadcast_generic_reciprocal
 // CHECK: seqpar.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.000000e+00 : f32} : tensor<1x2x4x4xf32>
 func.func @softmax_broadcast_generic_reciprocal(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
@@ -75,7 +77,10 @@ func.func @softmax_broadcast_generic_reciprocal(%q: tensor<2x4x4xf32>, %k: tenso
     %r = math.exp %d : f32
     linalg.yield %r : f32
   } -> tensor<2x4x4xf32>
-  %zk = linalg.fill ins(%zero : f32) outs(%ek : tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %zk = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> ()>, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%zero : f32) outs(%ek : tensor<2x4x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x4x1xf32>
   %sum = linalg.generic {indexing_maps = [#id3, #keep], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<2x4x4xf32>) outs(%zk : tensor<2x4x1xf32>) {
   ^bb0(%a: f32, %acc: f32):
     %r = arith.addf %a, %acc : f32
