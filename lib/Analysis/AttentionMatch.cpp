@@ -1318,7 +1318,7 @@ Operation *seqpar::contractionReading(Value p) {
       }
       auto op = dyn_cast<linalg::LinalgOp>(user);
       if (op && op.getNumDpsInputs() == 2 &&
-          linalg::isaContractionOpInterface(op))
+          (linalg::isaContractionOpInterface(op) || groupedOperand(op)))
         return user;
     }
   }
@@ -1336,6 +1336,12 @@ std::string seqpar::whySoftmaxNotAttention(Value p) {
   std::string why;
   Value probabilities;
   auto pv = cast<linalg::LinalgOp>(product);
+  if (groupedOperand(pv))
+    return "the product reading it ('" +
+           product->getName().getStringRef().str() +
+           "') reads an operand through a map with floordiv (a K/V head h "
+           "floordiv r); seqpar-raise-attention materialises it as a repeat "
+           "before matching (it did not run on it)";
   if (succeeded(matchAttention(pv, why, &probabilities)))
     return "its P.V product ('" + product->getName().getStringRef().str() +
            "') matches but was not raised (seqpar-raise-attention did not "
@@ -1361,4 +1367,127 @@ bool mlir::seqpar::readsArgument(Value v, BlockArgument arg, Block *body) {
     work.append(def->operand_begin(), def->operand_end());
   }
   return false;
+}
+
+namespace {
+
+/// The loop dim and the divisor (1 for a plain dim) of a grouped map
+/// result: `d` or `d floordiv c`, c > 0.
+std::optional<std::pair<unsigned, int64_t>> groupedResult(AffineExpr e) {
+  if (auto dim = dyn_cast<AffineDimExpr>(e))
+    return std::make_pair(dim.getPosition(), int64_t(1));
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin || bin.getKind() != AffineExprKind::FloorDiv)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(bin.getLHS());
+  auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  if (!dim || !c || c.getValue() <= 0)
+    return std::nullopt;
+  return std::make_pair(dim.getPosition(), c.getValue());
+}
+
+/// out + a * b over the block arguments, either order of a, b and of the
+/// sum's operands.
+bool isMulAccBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (!body || body->getNumArguments() != 3 ||
+      body->getTerminator()->getNumOperands() != 1)
+    return false;
+  Operation *add = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp>(add))
+    return false;
+  BlockArgument out = body->getArgument(2);
+  Value prod = add->getOperand(0) == out   ? add->getOperand(1)
+               : add->getOperand(1) == out ? add->getOperand(0)
+                                           : Value();
+  auto mul = prod ? prod.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul || mul->getBlock() != body)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+} // namespace
+
+std::optional<unsigned> seqpar::groupedOperand(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || op.getNumReductionLoops() == 0 ||
+      !op.getIndexingMapsArray().back().isProjectedPermutation() ||
+      !isMulAccBody(op))
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  std::optional<unsigned> grouped;
+  for (unsigned in = 0; in < 2; ++in) {
+    if (maps[in].isProjectedPermutation())
+      continue;
+    if (grouped)
+      return std::nullopt;
+    auto type =
+        dyn_cast<RankedTensorType>(op.getDpsInputOperand(in)->get().getType());
+    if (!type || !type.hasStaticShape() ||
+        type.getRank() != int64_t(maps[in].getNumResults()))
+      return std::nullopt;
+    llvm::SmallBitVector seen(op.getNumLoops());
+    bool divided = false;
+    for (auto [i, e] : llvm::enumerate(maps[in].getResults())) {
+      std::optional<std::pair<unsigned, int64_t>> r = groupedResult(e);
+      if (!r || r->first >= ranges.size() || seen.test(r->first) ||
+          ShapedType::isDynamic(ranges[r->first]) ||
+          ranges[r->first] != r->second * type.getDimSize(i))
+        return std::nullopt;
+      seen.set(r->first);
+      divided |= r->second != 1;
+    }
+    if (!divided)
+      return std::nullopt;
+    grouped = in;
+  }
+  return grouped;
+}
+
+Operation *seqpar::materializeGroupedOperand(OpBuilder &b,
+                                             linalg::LinalgOp op) {
+  std::optional<unsigned> in = groupedOperand(op);
+  if (!in)
+    return nullptr;
+  MLIRContext *ctx = op->getContext();
+  AffineMap map = op.getIndexingMapsArray()[*in];
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  Value operand = op.getDpsInputOperand(*in)->get();
+  auto type = cast<RankedTensorType>(operand.getType());
+  unsigned rank = map.getNumResults();
+  SmallVector<int64_t> shape;
+  SmallVector<AffineExpr> repeatExprs, readExprs;
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    auto [dim, divisor] = *groupedResult(e);
+    shape.push_back(ranges[dim]);
+    AffineExpr x = getAffineDimExpr(i, ctx);
+    repeatExprs.push_back(divisor == 1 ? x : x.floorDiv(divisor));
+    readExprs.push_back(getAffineDimExpr(dim, ctx));
+  }
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  auto repeatedType = RankedTensorType::get(shape, type.getElementType());
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  SmallVector<AffineMap> repeatMaps{
+      AffineMap::get(rank, 0, repeatExprs, ctx),
+      AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto repeat = linalg::GenericOp::create(
+      b, loc, TypeRange{repeatedType}, ValueRange{operand}, ValueRange{init},
+      repeatMaps, iterators,
+      [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        linalg::YieldOp::create(nested, nestedLoc, args[0]);
+      });
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  maps[*in] = AffineMap::get(op.getNumLoops(), 0, readExprs, ctx);
+  auto generic = cast<linalg::GenericOp>(op.getOperation());
+  generic.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+  op->setOperand(op.getDpsInputOperand(*in)->getOperandNumber(),
+                 repeat->getResult(0));
+  return repeat;
 }

@@ -39,6 +39,23 @@ std::optional<double> seqpar::splatValue(Value tensor) {
         return std::nullopt;
       return dense.getSplatValue<APFloat>().convertToDouble();
     }
+    // A generic copying its one input (a scalar, or a tensor read through
+    // any map): the broadcast of a constant as stablehlo lowers it.
+    if (auto g = dyn_cast<linalg::GenericOp>(def);
+        g && g.getNumDpsInputs() == 1 && g.getNumDpsInits() == 1 &&
+        g.getBody()->getNumArguments() == 2 &&
+        g.getBody()->getTerminator()->getNumOperands() == 1 &&
+        g.getBody()->getTerminator()->getOperand(0) ==
+            g.getBody()->getArgument(0)) {
+      Value in = g.getDpsInputOperand(0)->get();
+      if (!isa<ShapedType>(in.getType())) {
+        if (!matchPattern(in, m_Constant(&f)))
+          return std::nullopt;
+        return f.getValueAsDouble();
+      }
+      tensor = in;
+      continue;
+    }
     if (auto b = dyn_cast<linalg::BroadcastOp>(def))
       tensor = b.getInput();
     else if (auto t = dyn_cast<linalg::TransposeOp>(def))
@@ -74,6 +91,89 @@ bool isRowMap(AffineMap map, unsigned rank) {
   return zero && zero.getValue() == 0;
 }
 
+/// `v` with a collapse_shape that only drops a trailing unit dim
+/// ([.., 1] -> [..]) peeled: the keepdim row tensor it collapses.
+Value peelTrailingUnitCollapse(Value v) {
+  auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return v;
+  RankedTensorType src = collapse.getSrcType();
+  SmallVector<ReassociationIndices> groups =
+      collapse.getReassociationIndices();
+  if (src.getRank() < 1 || src.getShape().back() != 1 || groups.empty() ||
+      groups.size() + 1 != size_t(src.getRank()))
+    return v;
+  for (auto [i, group] : llvm::enumerate(groups)) {
+    bool last = i + 1 == groups.size();
+    if (group.size() != (last ? 2u : 1u) || group[0] != int64_t(i))
+      return v;
+  }
+  return collapse.getSrc();
+}
+
+/// The row tensor ([..] or keepdim [.., 1]) that `full` materialises over
+/// its last dim, or null: a linalg.broadcast adding only the last dim, or
+/// an elementwise op (a generic) yielding its one input read by a row map.
+/// The row statistics of a softmax read through such a broadcast are the
+/// same as read through a row indexing map (docs/context-parallelism.md,
+/// "Raising attention from other exporters").
+Value broadcastRow(Value full) {
+  auto type = dyn_cast<RankedTensorType>(full.getType());
+  if (!type || type.getRank() < 2)
+    return nullptr;
+  unsigned rank = type.getRank();
+  if (auto b = full.getDefiningOp<linalg::BroadcastOp>()) {
+    ArrayRef<int64_t> dims = b.getDimensions();
+    if (dims.size() != 1 || dims[0] != int64_t(rank - 1))
+      return nullptr;
+    return peelTrailingUnitCollapse(b.getInput());
+  }
+  linalg::LinalgOp op = elementwiseProducer(full);
+  if (!op || op.getNumDpsInputs() != 1 || op.getNumLoops() != rank ||
+      !isRowMap(op.getIndexingMapsArray()[0], rank) ||
+      op.getBlock()->getNumArguments() < 1 ||
+      op.getBlock()->getTerminator()->getNumOperands() != 1 ||
+      op.getBlock()->getTerminator()->getOperand(0) !=
+          op.getBlock()->getArgument(0))
+    return nullptr;
+  return peelTrailingUnitCollapse(op.getDpsInputOperand(0)->get());
+}
+
+/// The row tensor input `input` of elementwise `op` reads at the row of
+/// each element: the operand through a row map, or the row tensor a
+/// broadcast materialises when read by identity; null otherwise.
+Value rowRead(linalg::LinalgOp op, unsigned input) {
+  AffineMap map = op.getIndexingMapsArray()[input];
+  unsigned rank = op.getNumLoops();
+  Value v = op.getDpsInputOperand(input)->get();
+  if (rank >= 2 && isRowMap(map, rank))
+    return v;
+  if (map.isIdentity())
+    return broadcastRow(v);
+  return nullptr;
+}
+
+/// log2(e) up to f32 rounding (two ulps).
+bool isLog2E(double c) {
+  const double log2e = 1.4426950408889634;
+  return std::abs(c / log2e - 1.0) <= 2.4e-7;
+}
+
+/// `t` where body value `v` = t * log2(e) (a constant), or null.
+Value timesLog2E(Value v) {
+  auto mul = v.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return nullptr;
+  FloatAttr c;
+  if (matchPattern(mul.getRhs(), m_Constant(&c)) &&
+      isLog2E(c.getValueAsDouble()))
+    return mul.getLhs();
+  if (matchPattern(mul.getLhs(), m_Constant(&c)) &&
+      isLog2E(c.getValueAsDouble()))
+    return mul.getRhs();
+  return nullptr;
+}
+
 /// `v` = x OP row, OP one of `Ops`, x read by identity and row by a row map;
 /// for a commutative OP the operands may come either way. Returns (x, row).
 template <typename... Ops>
@@ -87,15 +187,16 @@ std::optional<std::pair<Value, Value>> rowBinary(Value v, bool commutative) {
   Block *body = op.getBlock();
   unsigned rank = op.getNumLoops();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (rank < 2)
+    return std::nullopt;
   for (unsigned x = 0; x < 2; ++x) {
     unsigned row = 1 - x;
-    if ((x == 1 && !commutative) || !maps[x].isIdentity() ||
-        !isRowMap(maps[row], rank))
+    if ((x == 1 && !commutative) || !maps[x].isIdentity())
       continue;
-    if (combine->getOperand(0) == body->getArgument(x) &&
+    Value rowValue = rowRead(op, row);
+    if (rowValue && combine->getOperand(0) == body->getArgument(x) &&
         combine->getOperand(1) == body->getArgument(row))
-      return std::make_pair(op.getDpsInputOperand(x)->get(),
-                            op.getDpsInputOperand(row)->get());
+      return std::make_pair(op.getDpsInputOperand(x)->get(), rowValue);
   }
   return std::nullopt;
 }
@@ -175,14 +276,26 @@ std::optional<std::pair<Value, Value>> rowQuotient(Value p) {
     if (Value sum = reciprocalInput(mul->second))
       return std::make_pair(mul->first, sum);
   linalg::LinalgOp op = elementwiseProducer(p);
-  if (!op || op.getNumDpsInputs() != 2)
+  if (!op || op.getNumDpsInputs() != 2 || op.getNumLoops() < 2)
     return std::nullopt;
   auto mul = yielded(op).getDefiningOp<arith::MulFOp>();
   if (!mul)
     return std::nullopt;
   Block *body = op.getBlock();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  unsigned rank = op.getNumLoops();
+  // e * r, r = 1 / s in an op of its own over the whole tensor, s a
+  // broadcast row sum.
+  for (unsigned x = 0; x < 2; ++x) {
+    unsigned r = 1 - x;
+    if (!maps[x].isIdentity() || !maps[r].isIdentity() ||
+        mul.getLhs() != body->getArgument(std::min(x, r)) ||
+        mul.getRhs() != body->getArgument(std::max(x, r)))
+      continue;
+    if (Value recip = reciprocalInput(op.getDpsInputOperand(r)->get()))
+      if (Value sum = broadcastRow(recip))
+        return std::make_pair(op.getDpsInputOperand(x)->get(), sum);
+  }
+  // e * (1 / s) in one body.
   for (auto [x, inv] : {std::pair(mul.getLhs(), mul.getRhs()),
                         std::pair(mul.getRhs(), mul.getLhs())}) {
     auto div = inv.getDefiningOp<arith::DivFOp>();
@@ -194,48 +307,112 @@ std::optional<std::pair<Value, Value>> rowQuotient(Value p) {
         xArg.getArgNumber() + rowArg.getArgNumber() != 1 ||
         !matchPattern(div.getLhs(), m_Constant(&one)) ||
         one.getValueAsDouble() != 1.0 ||
-        !maps[xArg.getArgNumber()].isIdentity() ||
-        !isRowMap(maps[rowArg.getArgNumber()], rank))
+        !maps[xArg.getArgNumber()].isIdentity())
       continue;
-    return std::make_pair(op.getDpsInputOperand(xArg.getArgNumber())->get(),
-                          op.getDpsInputOperand(rowArg.getArgNumber())->get());
+    if (Value row = rowRead(op, rowArg.getArgNumber()))
+      return std::make_pair(op.getDpsInputOperand(xArg.getArgNumber())->get(),
+                            row);
   }
   return std::nullopt;
 }
 
-/// `e` = exp(y - row): (y, row), the subtraction in the exp's op or in its
-/// own.
-std::optional<std::pair<Value, Value>> expOfDifference(Value e) {
-  linalg::LinalgOp expOp = elementwiseProducer(e);
-  if (!expOp)
+/// The elementwise op computing `e` = exp(t), t a value in its body:
+/// math.exp(t), or math.exp2(t * c) with c = log2(e) up to f32 rounding
+/// (the same exp up to rounding; docs/context-parallelism.md). `input` is
+/// the tensor t is of when t is the op's one input: also for exp2(y) of a
+/// tensor y = t * log2(e) computed in an op of its own.
+struct ExpOf {
+  linalg::LinalgOp op;
+  Value arg;
+  Value input;
+};
+
+/// y where tensor `v` = y * log2(e) in an elementwise op of its own: a
+/// constant in the body, or an operand that is a splat of it.
+Value log2EScaled(Value v) {
+  linalg::LinalgOp op = elementwiseProducer(v);
+  if (!op)
+    return nullptr;
+  Block *body = op.getBlock();
+  if (op.getNumDpsInputs() == 1) {
+    if (timesLog2E(yielded(op)) == body->getArgument(0))
+      return op.getDpsInputOperand(0)->get();
+    return nullptr;
+  }
+  auto mul = yielded(op).getDefiningOp<arith::MulFOp>();
+  if (op.getNumDpsInputs() != 2 || !mul)
+    return nullptr;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  for (unsigned y = 0; y < 2; ++y) {
+    unsigned c = 1 - y;
+    Value yArg = body->getArgument(y), cArg = body->getArgument(c);
+    if (!((mul.getLhs() == yArg && mul.getRhs() == cArg) ||
+          (mul.getLhs() == cArg && mul.getRhs() == yArg)) ||
+        !maps[y].isIdentity())
+      continue;
+    std::optional<double> factor = splatValue(op.getDpsInputOperand(c)->get());
+    if (factor && isLog2E(*factor))
+      return op.getDpsInputOperand(y)->get();
+  }
+  return nullptr;
+}
+
+std::optional<ExpOf> expOf(Value e) {
+  linalg::LinalgOp op = elementwiseProducer(e);
+  if (!op)
     return std::nullopt;
-  auto exp = yielded(expOp).getDefiningOp<math::ExpOp>();
+  Block *body = op.getBlock();
+  Value value = yielded(op);
+  ExpOf result{op, nullptr, nullptr};
+  if (auto exp = value.getDefiningOp<math::ExpOp>()) {
+    result.arg = exp.getOperand();
+  } else if (auto exp2 = value.getDefiningOp<math::Exp2Op>()) {
+    result.arg = timesLog2E(exp2.getOperand());
+    if (!result.arg && op.getNumDpsInputs() == 1 &&
+        exp2.getOperand() == body->getArgument(0)) {
+      Value y = log2EScaled(op.getDpsInputOperand(0)->get());
+      if (!y)
+        return std::nullopt;
+      result.arg = body->getArgument(0);
+      result.input = y;
+      return result;
+    }
+    if (!result.arg)
+      return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (op.getNumDpsInputs() == 1 && result.arg == body->getArgument(0))
+    result.input = op.getDpsInputOperand(0)->get();
+  return result;
+}
+
+/// `e` = exp(y - row): (y, row), the subtraction in the exp's op or in its
+/// own, the row read through a row map or a broadcast.
+std::optional<std::pair<Value, Value>> expOfDifference(Value e) {
+  std::optional<ExpOf> exp = expOf(e);
   if (!exp)
     return std::nullopt;
+  if (exp->input)
+    return rowBinary<arith::SubFOp>(exp->input, false);
+  linalg::LinalgOp expOp = exp->op;
   Block *body = expOp.getBlock();
-  if (expOp.getNumDpsInputs() == 1 && exp.getOperand() == body->getArgument(0))
-    return rowBinary<arith::SubFOp>(expOp.getDpsInputOperand(0)->get(), false);
-  auto sub = exp.getOperand().getDefiningOp<arith::SubFOp>();
-  if (!sub || expOp.getNumDpsInputs() != 2 ||
+  auto sub = exp->arg.getDefiningOp<arith::SubFOp>();
+  if (!sub || expOp.getNumDpsInputs() != 2 || expOp.getNumLoops() < 2 ||
       sub.getLhs() != body->getArgument(0) ||
       sub.getRhs() != body->getArgument(1))
     return std::nullopt;
   SmallVector<AffineMap> maps = expOp.getIndexingMapsArray();
-  if (!maps[0].isIdentity() || !isRowMap(maps[1], expOp.getNumLoops()))
+  Value row = rowRead(expOp, 1);
+  if (!maps[0].isIdentity() || !row)
     return std::nullopt;
-  return std::make_pair(expOp.getDpsInputOperand(0)->get(),
-                        expOp.getDpsInputOperand(1)->get());
+  return std::make_pair(expOp.getDpsInputOperand(0)->get(), row);
 }
 
 /// `e` = exp(y) in an op of its own: y.
 Value expInput(Value e) {
-  linalg::LinalgOp op = elementwiseProducer(e);
-  if (!op || op.getNumDpsInputs() != 1)
-    return nullptr;
-  auto exp = yielded(op).getDefiningOp<math::ExpOp>();
-  return exp && exp.getOperand() == op.getBlock()->getArgument(0)
-             ? op.getDpsInputOperand(0)->get()
-             : nullptr;
+  std::optional<ExpOf> exp = expOf(e);
+  return exp ? exp->input : nullptr;
 }
 
 /// `sum` = the row sum of exp(x - rowmax(x)) from 0: x, or null with `why`.
@@ -382,9 +559,13 @@ Value matchSoftmax(Value p, std::string *why) {
     return logSumExpInput(p, why);
   auto [e, sum] = *quotient;
   // Softmax-like only when the numerator is an exp (a norm divides too).
-  linalg::LinalgOp eOp = elementwiseProducer(e);
-  if (!eOp || !yielded(eOp).getDefiningOp<math::ExpOp>())
+  if (!expOf(e)) {
+    linalg::LinalgOp eOp = elementwiseProducer(e);
+    if (why && eOp && yielded(eOp).getDefiningOp<math::Exp2Op>())
+      *why = "the numerator is exp2 of a value not multiplied by log2(e) "
+             "(exp2(t * log2(e)) is exp(t))";
     return nullptr;
+  }
   std::optional<double> init;
   Value summed = reducedInput<arith::AddFOp>(sum, init);
   if (!summed) {

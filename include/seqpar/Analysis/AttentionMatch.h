@@ -157,8 +157,25 @@ FailureOr<AttentionMatch> matchAttention(linalg::LinalgOp pv, std::string &why,
                                          Value *probabilities = nullptr);
 
 /// A contraction (upstream's interface, two inputs) reading `p` through
-/// reshapes, transposes, broadcasts and slices, or null.
+/// reshapes, transposes, broadcasts and slices, or null. Also a
+/// multiply-accumulate generic with a grouped operand (groupedOperand).
 Operation *contractionReading(Value p);
+
+/// For a generic whose body is out + a * b (two inputs, reduction loops)
+/// and that reads one input through a map whose results are distinct loop
+/// dims or `dim floordiv c` (c > 0, at least one floordiv, each dim's
+/// static range exactly c times the tensor's size), the other input's map a
+/// projected permutation: that input's number. An einsum reading K/V head
+/// h floordiv r (GQA with no repeat op) is one; seqpar-raise-attention
+/// materialises the repeat (materializeGroupedOperand) so that the
+/// attention matcher sees a plain contraction behind a repeat.
+std::optional<unsigned> groupedOperand(linalg::LinalgOp op);
+
+/// Rewrites `op` (groupedOperand(op) = n) to read input n, repeated by a
+/// new generic over the dims its map reads, through a projected
+/// permutation. Returns the repeating op, or null when `op` does not
+/// qualify (nothing changed).
+Operation *materializeGroupedOperand(OpBuilder &b, linalg::LinalgOp op);
 
 /// For softmax probabilities `p` (linalg.softmax or a form SoftmaxMatch.h
 /// knows) that no seqpar.attention replaced: why they are not an

@@ -15,7 +15,9 @@ namespace mlir::seqpar {
 linalg::LinalgOp elementwiseProducer(Value v);
 
 /// The scalar every element of `tensor` holds: a linalg.fill or splat
-/// constant, also behind broadcasts, reshapes and transposes.
+/// constant, or a generic copying a scalar constant into every element,
+/// also behind broadcasts (linalg.broadcast or a generic copying its
+/// input), reshapes and transposes.
 std::optional<double> splatValue(Value tensor);
 
 /// The logits x of p = softmax(x) over p's last dim, or null. Softmax is
@@ -28,7 +30,13 @@ std::optional<double> splatValue(Value tensor);
 /// -inf, the lowest float, or NaN with maxnumf. Also the log-sum-exp form
 /// exp(x - (max + log(sum))) and exp of torch's log_softmax,
 /// exp((x - max) - log(sum)), sum the row sum of exp(x - max); the
-/// reciprocal 1 / sum may be in the multiplying op's body.
+/// reciprocal 1 / sum may be in the multiplying op's body. Wherever a row
+/// value (max, sum, 1 / sum, log-sum-exp) is read through a row indexing
+/// map it may instead be materialised over the row and read elementwise: a
+/// linalg.broadcast adding the last dim, or a generic copying it through a
+/// row map (stablehlo's broadcast_in_dim). exp(t) may be written
+/// exp2(t * c) with c = log2(e) up to f32 rounding, the product in the
+/// exp2's body or in an op of its own.
 Value softmaxInput(Value p);
 
 /// For `p` that looks like a softmax (exp(..) divided by, or multiplied by

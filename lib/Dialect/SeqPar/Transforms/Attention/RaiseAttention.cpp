@@ -535,6 +535,58 @@ void RaiseAttentionPass::runOnOperation() {
     if (diagnoseBufferForm(func, getArgument()))
       bufferForm.insert(func);
   });
+  // GQA written as einsums reading K/V head h floordiv r: the products
+  // behind a softmax (its logits' through elementwise ops and reshapes, and
+  // the one reading its probabilities) read the K/V repeated by an op of
+  // their own, the form the matcher follows (docs/context-parallelism.md).
+  llvm::SetVector<Operation *> grouped;
+  getOperation()->walk([&](Operation *op) {
+    if (op->getNumResults() != 1 ||
+        bufferForm.contains(op->getParentOfType<func::FuncOp>()))
+      return;
+    Value p = op->getResult(0);
+    Value logits;
+    if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+      logits = softmax.getInput();
+    else if (isa<linalg::LinalgOp>(op))
+      logits = softmaxInput(p);
+    if (!logits)
+      return;
+    if (Operation *pv = contractionReading(p))
+      if (groupedOperand(cast<linalg::LinalgOp>(pv)))
+        grouped.insert(pv);
+    SmallVector<Value> work{logits};
+    llvm::DenseSet<Value> seen;
+    for (int steps = 0; !work.empty() && steps < 32; ++steps) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v).second)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        continue;
+      if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+              linalg::TransposeOp>(def)) {
+        work.push_back(def->getOperand(0));
+        continue;
+      }
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
+      if (!linalgOp)
+        continue;
+      if (groupedOperand(linalgOp)) {
+        grouped.insert(def);
+        continue;
+      }
+      if (elementwiseProducer(v))
+        for (OpOperand *in : linalgOp.getDpsInputOperands())
+          if (linalgOp.getMatchingIndexingMap(in).isIdentity())
+            work.push_back(in->get());
+    }
+  });
+  {
+    OpBuilder rewriter(&getContext());
+    for (Operation *op : grouped)
+      materializeGroupedOperand(rewriter, cast<linalg::LinalgOp>(op));
+  }
   SmallVector<linalg::LinalgOp> candidates;
   getOperation()->walk([&](linalg::LinalgOp op) {
     if (op.getNumDpsInputs() == 2 && op->getNumResults() == 1 &&

@@ -740,3 +740,40 @@ module {
     return %o : tensor<2x4x4xf32>
   }
 }
+
+// -----
+
+#gq = affine_map<(b, h, i, j, e) -> (b, h, i, e)>
+#gk = affine_map<(b, h, i, j, e) -> (b, j, h floordiv 2, e)>
+#gs = affine_map<(b, h, i, j, e) -> (b, h, i, j)>
+#gp = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#gv = affine_map<(b, h, i, e, j) -> (b, j, h floordiv 2, e)>
+#go = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+
+// GQA as einsums reading the K/V head h floordiv 2 directly (no repeat
+// op), K/V token-major [b, t, a_kv, d]: the repeat is materialised, and
+// the attention raised with a_kv = 2 K/V heads (K/V transposed to
+// [b, a_kv, t, d]).
+// CHECK-LABEL: func.func @gqa_einsum_floordiv
+// CHECK-DAG: %[[K:.*]] = linalg.transpose ins(%arg1 : tensor<1x4x2x4xf32>) outs(%{{.*}} : tensor<1x2x4x4xf32>) permutation = [0, 2, 1, 3]
+// CHECK-DAG: %[[V:.*]] = linalg.transpose ins(%arg2 : tensor<1x4x2x4xf32>) outs(%{{.*}} : tensor<1x2x4x4xf32>) permutation = [0, 2, 1, 3]
+// CHECK: seqpar.attention %arg0, %[[K]], %[[V]] {scale = 1.000000e+00 : f32} : tensor<1x4x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+func.func @gqa_einsum_floordiv(%q: tensor<1x4x4x4xf32>, %k: tensor<1x4x2x4xf32>, %v: tensor<1x4x2x4xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %s = linalg.generic {indexing_maps = [#gq, #gk, #gs], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q, %k : tensor<1x4x4x4xf32>, tensor<1x4x2x4xf32>) outs(%z : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x4x4xf32>
+  %p = linalg.softmax dimension(3) ins(%s : tensor<1x4x4x4xf32>) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %o = linalg.generic {indexing_maps = [#gp, #gv, #go], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x4x4x4xf32>, tensor<1x4x2x4xf32>) outs(%z : tensor<1x4x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x4x4xf32>
+  return %o : tensor<1x4x4x4xf32>
+}

@@ -50,3 +50,30 @@ func.func @not_attention(%x: tensor<2x8x8xf32> {seqpar.seq_dim = 1 : i64}, %v: t
   %o = linalg.batch_matmul ins(%p, %v : tensor<2x8x8xf32>, tensor<2x8x8xf32>) outs(%x : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
   return %o : tensor<2x8x8xf32>
 }
+
+// -----
+
+#gp = affine_map<(b, h, i, e, j) -> (b, h, i, j)>
+#gv = affine_map<(b, h, i, e, j) -> (b, h floordiv 2, j, e)>
+#go = affine_map<(b, h, i, e, j) -> (b, h, i, e)>
+
+// A softmax read by an einsum whose V head is h floordiv 2, with the pass
+// alone: the remark names the grouped read the raiser would materialise
+// (not "no contraction reads it").
+shard.grid @grid(shape = 2)
+// expected-remark @+1 {{no attention is distributed: 1 softmax not raised to seqpar.attention (the first: the product reading it ('linalg.generic') reads an operand through a map with floordiv (a K/V head h floordiv r); seqpar-raise-attention materialises it as a repeat before matching (it did not run on it))}}
+func.func @grouped_not_raised(%x: tensor<1x4x8x8xf32> {seqpar.seq_dim = 2 : i64}, %v: tensor<1x2x8x4xf32> {seqpar.seq_dim = 2 : i64}) -> tensor<1x4x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%x : tensor<1x4x8x8xf32>) outs(%e : tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  %eo = tensor.empty() : tensor<1x4x8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x4x8x4xf32>) -> tensor<1x4x8x4xf32>
+  // expected-remark @+1 {{context-parallel: all_gather before 'linalg.generic'}}
+  %o = linalg.generic {indexing_maps = [#gp, #gv, #go], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%p, %v : tensor<1x4x8x8xf32>, tensor<1x2x8x4xf32>) outs(%zo : tensor<1x4x8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x8x4xf32>
+  return %o : tensor<1x4x8x4xf32>
+}
