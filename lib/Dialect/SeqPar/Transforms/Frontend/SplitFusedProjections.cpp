@@ -68,36 +68,39 @@ struct Linear {
   int64_t outDim;    // dim of the result that holds the features
 };
 
-/// The ways `op` is such a linear: one per candidate feature loop (a 2-D
-/// matmul has two, its rows and its columns; the slices its output is read
-/// by say which is the features).
-SmallVector<Linear> matchLinear(linalg::LinalgOp op) {
+/// `op` as such a linear, the output features its result's last dim (the
+/// rows of a matmul are read by one input and the output too, but a cut of
+/// the tokens is not a fused projection).
+std::optional<Linear> matchLinear(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !isLinearContraction(op) ||
       !llvm::all_of(op->getOperandTypes(), isStatic) ||
       op->getResult(0).getType() != op.getDpsInitOperand(0)->get().getType())
-    return {};
+    return std::nullopt;
   bool usesIndex = false;
   op->walk([&](linalg::IndexOp) { usesIndex = true; });
   if (usesIndex)
-    return {};
+    return std::nullopt;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (maps.size() != 3)
-    return {};
-  SmallVector<Linear> found;
+    return std::nullopt;
+  std::optional<Linear> found;
   for (auto [loop, kind] : llvm::enumerate(op.getIteratorTypesArray())) {
     if (kind != utils::IteratorType::parallel)
       continue;
     std::optional<int64_t> in0 = getPlainDimPosition(maps[0], loop);
     std::optional<int64_t> in1 = getPlainDimPosition(maps[1], loop);
     std::optional<int64_t> out = getPlainDimPosition(maps[2], loop);
-    // Read by the output and exactly one input (not a batch loop).
-    if (!in0 || !in1 || !out || *out < 0 || (*in0 >= 0) == (*in1 >= 0))
+    // Read by the output and exactly one input (not a batch loop), and
+    // the output's last dim: a linear's features, not its tokens (the rows
+    // of a matmul are read by one input and the output too).
+    if (!in0 || !in1 || !out || *out < 0 || (*in0 >= 0) == (*in1 >= 0) ||
+        *out != static_cast<int64_t>(maps[2].getNumResults()) - 1)
       continue;
     unsigned weight = *in1 >= 0 ? 1 : 0;
-    found.push_back(Linear{op, static_cast<unsigned>(loop), weight,
-                           weight ? *in1 : *in0, *out});
+    found = Linear{op, static_cast<unsigned>(loop), weight,
+                   weight ? *in1 : *in0, *out};
   }
   return found;
 }
@@ -363,11 +366,9 @@ struct SplitFusedProjectionsPass
   void runOnOperation() override {
     SmallVector<FusedProjection> found;
     getOperation().walk([&](linalg::LinalgOp op) {
-      for (const Linear &linear : matchLinear(op))
-        if (std::optional<FusedProjection> fused = matchFused(linear)) {
+      if (std::optional<Linear> linear = matchLinear(op))
+        if (std::optional<FusedProjection> fused = matchFused(*linear))
           found.push_back(std::move(*fused));
-          break;
-        }
     });
     OpBuilder b(&getContext());
     for (FusedProjection &fused : found)

@@ -187,3 +187,18 @@ func.func @dynamic(%x: tensor<?x64xf32>, %w: tensor<64x96xf32>, %acc: tensor<?x9
   %b = tensor.extract_slice %y[0, 64] [%n, 32] [1, 1] : tensor<?x96xf32> to tensor<?x32xf32>
   return %a, %b : tensor<?x64xf32>, tensor<?x32xf32>
 }
+
+// -----
+
+// Unequal slices of the rows (the tokens), every feature whole: not a
+// fused projection (the features are the output's last dim), left alone.
+
+// CHECK-LABEL: func.func @rows_sliced(
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x12xf32>)
+// CHECK-NOT: linalg.matmul
+func.func @rows_sliced(%x: tensor<4x8xf32>, %w: tensor<8x12xf32>, %acc: tensor<4x12xf32>) -> (tensor<1x12xf32>, tensor<3x12xf32>) {
+  %y = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x12xf32>) outs(%acc : tensor<4x12xf32>) -> tensor<4x12xf32>
+  %a = tensor.extract_slice %y[0, 0] [1, 12] [1, 1] : tensor<4x12xf32> to tensor<1x12xf32>
+  %b = tensor.extract_slice %y[1, 0] [3, 12] [1, 1] : tensor<4x12xf32> to tensor<3x12xf32>
+  return %a, %b : tensor<1x12xf32>, tensor<3x12xf32>
+}
