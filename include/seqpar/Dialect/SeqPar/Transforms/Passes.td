@@ -918,8 +918,9 @@ def SplitFusedProjections : Pass<"seqpar-split-fused-projections", "::mlir::func
     Q, K and V, so TP would keep it and its attention replicated. Where a
     linear (a plain or mixed-precision contraction, `linalg.matmul` with
     any of its maps, `batch_matmul`, or a `linalg.generic` of that body;
-    static shapes; the output features one parallel loop that the output
-    and the weight read as a plain dim and the activation does not),
+    static shapes; the output features the output's last dim, one
+    parallel loop that the output and the weight read as a plain dim and
+    the activation does not),
     optionally followed by a bias add (an all-parallel generic yielding
     the sum of the linear's output and one other operand), is read, directly
     or through one `tensor.expand_shape` (features split into [groups,
@@ -930,8 +931,9 @@ def SplitFusedProjections : Pass<"seqpar-split-fused-projections", "::mlir::func
     linear per slice reading that slice of the weight (and bias, and
     init), and each slice's readers read its own linear's output. Anything
     else is left as it is: slices of equal widths (GPT-2's c_attn: TP's
-    split groups plan it whole), overlapping slices, any other reader of
-    the output, dynamic shapes, strided slices. docs/tensor-parallel-planning.md,
+    split groups plan it whole), overlapping slices, cuts of the rows (the
+    tokens), any other reader of the output, dynamic shapes, strided
+    slices. docs/tensor-parallel-planning.md,
     "Fused projections".
 
     ```mlir
