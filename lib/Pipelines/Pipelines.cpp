@@ -171,6 +171,13 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // tensor.reshape that only splits or merges static dims: the
   // expand_shape / collapse_shape every analysis follows.
   pm.addNestedPass<func::FuncOp>(createFoldStaticReshapes());
+  // A fused projection read by slices of unequal widths (Falcon's QKV of 4
+  // query heads and one K/V head) becomes one linear per slice, which TP
+  // plans as it plans separate Q, K and V (docs/tensor-parallel-planning.md,
+  // "Fused projections"). After the two folds above: the slices it reads
+  // are gathers before the first, the linears batch_matmuls before the
+  // second.
+  pm.addNestedPass<func::FuncOp>(createSplitFusedProjections());
   // One canonicalization (as MLIR's inliner runs on every function), and
   // CSE: exporters reshape the same activation once per linear, and CSE
   // makes the linears of a block read one value.

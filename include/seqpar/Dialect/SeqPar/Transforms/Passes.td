@@ -936,6 +936,52 @@ def FoldBroadcastMatmuls : Pass<"seqpar-fold-broadcast-matmuls", "::mlir::func::
   }];
 }
 
+def SplitFusedProjections : Pass<"seqpar-split-fused-projections", "::mlir::func::FuncOp"> {
+  let summary = "Split a fused linear read through slices of unequal widths into one linear per slice";
+  let description = [{
+    A fused projection whose output features are read only by static slices
+    of unequal widths (Falcon's QKV: 4 query heads and one K/V head, 96 =
+    64 + 16 + 16 features, after `seqpar-fold-index-gathers` made its K and
+    V gathers slices) cannot be cut by one equal split into each TP rank's
+    Q, K and V, so TP would keep it and its attention replicated. Where a
+    linear (a plain or mixed-precision contraction, `linalg.matmul` with
+    any of its maps, `batch_matmul`, or a `linalg.generic` of that body;
+    static shapes; the output features the output's last dim, one
+    parallel loop that the output and the weight read as a plain dim and
+    the activation does not),
+    optionally followed by a bias add (an all-parallel generic yielding
+    the sum of the linear's output and one other operand), is read, directly
+    or through one `tensor.expand_shape` (features split into [groups,
+    width]) or `tensor.collapse_shape` (features kept one dim), only by
+    `tensor.extract_slice`s of static offsets and sizes and unit strides,
+    each a contiguous range of the features with every other dim whole,
+    the ranges disjoint and not all of one width, the linear becomes one
+    linear per slice reading that slice of the weight (and bias, and
+    init), and each slice's readers read its own linear's output. Anything
+    else is left as it is: slices of equal widths (GPT-2's c_attn: TP's
+    split groups plan it whole), overlapping slices, cuts of the rows (the
+    tokens), any other reader of the output, dynamic shapes, strided
+    slices. docs/tensor-parallel-planning.md,
+    "Fused projections".
+
+    ```mlir
+    %qkv = linalg.matmul ins(%x, %w : tensor<32x64xf32>, tensor<64x96xf32>)
+        outs(%acc : tensor<32x96xf32>) -> tensor<32x96xf32>
+    %h = tensor.expand_shape %qkv [[0, 1], [2, 3]] output_shape [2, 16, 6, 16]
+        : tensor<32x96xf32> into tensor<2x16x6x16xf32>
+    %q = tensor.extract_slice %h[0, 0, 0, 0] [2, 16, 4, 16] [1, 1, 1, 1] : ...
+    %k = tensor.extract_slice %h[0, 0, 4, 0] [2, 16, 1, 16] [1, 1, 1, 1] : ...
+    // becomes, for %q (and likewise %k of features 64..79):
+    %wq = tensor.extract_slice %w[0, 0] [64, 64] [1, 1] : tensor<64x96xf32> to tensor<64x64xf32>
+    %accq = tensor.extract_slice %acc[0, 0] [32, 64] [1, 1] : tensor<32x96xf32> to tensor<32x64xf32>
+    %q2 = linalg.matmul ins(%x, %wq : tensor<32x64xf32>, tensor<64x64xf32>)
+        outs(%accq : tensor<32x64xf32>) -> tensor<32x64xf32>
+    %q = tensor.expand_shape %q2 [[0, 1], [2, 3]] output_shape [2, 16, 4, 16]
+        : tensor<32x64xf32> into tensor<2x16x4x16xf32>
+    ```
+  }];
+}
+
 def CheckTosaShapes : Pass<"seqpar-check-tosa-shapes", "::mlir::func::FuncOp"> {
   let summary = "Refuse tosa ops with dynamic shapes before tosa is lowered";
   let description = [{

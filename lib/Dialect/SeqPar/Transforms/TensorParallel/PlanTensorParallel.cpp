@@ -25,6 +25,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
+#include <limits>
+
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_PLANTENSORPARALLEL
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h.inc"
@@ -433,7 +435,9 @@ static LogicalResult pairGradients(func::FuncOp func,
 /// The argument of `func` that `value` reads through views and copies
 /// (transposes, broadcasts, reshapes, casts, slices: `sliced` says whether
 /// a slice was among them), or null. Finds the weights of products the
-/// planner does not take, to say why.
+/// planner does not take, to say why: unlike
+/// TensorParallelPlanner::getWeightArgument, which follows only what the
+/// planner can split (static unit-stride pieces), it follows any slice.
 static BlockArgument readArgument(Value value, func::FuncOp func,
                                   bool &sliced) {
   while (true) {
@@ -459,9 +463,9 @@ static BlockArgument readArgument(Value value, func::FuncOp func,
 }
 
 /// Products of an activation and a weight read from an argument that the
-/// planner does not take as linears (a weight of rank 3, one sliced before
-/// its product, a product inside a loop), and that no block planned: each
-/// gets a remark saying why it stays replicated. Returns their number.
+/// planner does not take as linears (a weight of rank 3, one sliced with a
+/// stride before its product, a product inside a loop), and that no block
+/// planned: each gets a remark saying why it stays replicated. Returns their number.
 /// `seenWeights`: the weights of the linears the planner took, whose other
 /// products (a backward's) it accounts for itself.
 static int64_t remarkUntakenLinears(func::FuncOp func,
@@ -509,8 +513,9 @@ static int64_t remarkUntakenLinears(func::FuncOp func,
     else if (sliced[w])
       remark << "its weight is a slice of argument #" << args[w].getArgNumber()
              << " (" << type
-             << "), cut before the product (a fused weight sliced into its "
-                "parts): the planner splits whole weight arguments";
+             << ") that is not a static, unit-stride piece of the same rank: "
+                "the planner splits whole weight arguments and such pieces of "
+                "them";
     else
       remark << "its weight (argument #" << args[w].getArgNumber() << ", "
              << type << ") has rank " << type.getRank()
@@ -661,10 +666,12 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   for (auto op : func.getBody().front().getOps<linalg::LinalgOp>()) {
     unsigned loop;
     OpOperand *weight = TensorParallelPlanner::getLinearWeight(op, loop);
-    if (!weight || !seenWeights
-                         .insert(TensorParallelPlanner::getWeightArgument(
-                             weight->get()))
-                         .second)
+    if (!weight)
+      continue;
+    // The pieces of a fused weight are the weights of separate linears.
+    Value piece;
+    Value arg = TensorParallelPlanner::getWeightArgument(weight->get(), &piece);
+    if (!seenWeights.insert(piece ? piece : arg).second)
       continue;
     Value input = op.getDpsInputOperand(1 - weight->getOperandNumber())->get();
     groups[TensorParallelPlanner::getActivationRoot(input)].push_back(op);
@@ -717,21 +724,29 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     // (MQA: a K/V of one head is never split into heads, so the failure is
     // wherever its features meet Q's heads, not a divisibility one.)
     SmallVector<linalg::LinalgOp> kept(seeds), dropped;
-    int64_t widest = 0;
+    SmallVector<int64_t> widths;
     for (linalg::LinalgOp seed : seeds)
-      widest = std::max(widest, outputFeatures(seed));
+      widths.push_back(outputFeatures(seed));
+    llvm::sort(widths);
+    widths.erase(llvm::unique(widths), widths.end());
     if (!plan && seeds.size() > 1) {
-      llvm::erase_if(kept, [&](linalg::LinalgOp seed) {
-        if (outputFeatures(seed) == widest)
-          return false;
-        dropped.push_back(seed);
-        return true;
-      });
+      // The narrowest linears first, then the next narrowest, until one
+      // width is left: Falcon's parallel block reads its LayerNorm output by
+      // Q, the MQA K and V (once seqpar-split-fused-projections split its
+      // fused QKV) and the MLP's first linear, and only K and V stay whole.
       TPPlanFailure retry;
-      if (!dropped.empty())
+      for (int64_t narrowest : ArrayRef<int64_t>(widths).drop_back()) {
+        kept.clear();
+        dropped.clear();
+        for (linalg::LinalgOp seed : seeds)
+          (outputFeatures(seed) > narrowest ? kept : dropped).push_back(seed);
+        retry = TPPlanFailure();
         plan = planBlock(func, numRanks, claimed, wholeInputs,
                          splitReductions, splitOneHots, gradientArgs,
                          kvTensors, kept, retry);
+        if (plan)
+          break;
+      }
       // The retry is the planner's answer to a K/V head count t does not
       // divide; where it fails too (the backward of GQA sums each K/V
       // head's gradient over query heads that t splits across K/V heads)
@@ -743,10 +758,13 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
     }
     if (!plan)
       return false;
+    int64_t narrowestKept = std::numeric_limits<int64_t>::max();
+    for (linalg::LinalgOp seed : kept)
+      narrowestKept = std::min(narrowestKept, outputFeatures(seed));
     for (linalg::LinalgOp seed : dropped)
       emitRemark(seed.getLoc())
           << "linear left replicated (its " << outputFeatures(seed)
-          << " output features are narrower than the " << widest
+          << " output features are narrower than the " << narrowestKept
           << " of the linears reading the same activation, as GQA/MQA K/V "
              "projections whose heads are not split): "
           << reported.reason

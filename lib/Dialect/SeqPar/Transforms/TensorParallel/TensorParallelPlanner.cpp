@@ -40,12 +40,25 @@ Value TensorParallelPlanner::getActivationRoot(Value v) {
   return v;
 }
 
-BlockArgument TensorParallelPlanner::getWeightArgument(Value value) {
+BlockArgument TensorParallelPlanner::getWeightArgument(Value value,
+                                                       Value *piece) {
+  if (piece)
+    *piece = nullptr;
   while (true) {
     if (auto arg = dyn_cast<BlockArgument>(value))
       return isa<func::FuncOp>(arg.getOwner()->getParentOp()) ? arg : nullptr;
     Operation *def = value.getDefiningOp();
-    if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(def))
+    if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def)) {
+      // A static piece of a weight (seqpar-split-fused-projections cuts a
+      // fused weight into the pieces its output's readers read).
+      if (!slice.getOffsets().empty() || !slice.getSizes().empty() ||
+          !slice.getStrides().empty() || !slice.hasUnitStride() ||
+          slice.getSourceType().getRank() != slice.getType().getRank())
+        return nullptr;
+      if (piece)
+        *piece = value;
+      value = slice.getSource();
+    } else if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(def))
       value = transpose.getInput();
     else if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(def))
       value = broadcast.getInput();
@@ -364,8 +377,11 @@ LogicalResult TensorParallelPlanner::readSplit(OpOperand &operand,
                     " split in a different way");
   }
   // Weights (through their transposes/broadcasts) are split at the source,
-  // so each rank stores only its part.
-  if (getWeightArgument(v) && !claimed.contains(v)) {
+  // so each rank stores only its part. A piece of a fused weight is not a
+  // split of its argument: the argument stays whole and each rank slices its
+  // part of the piece locally (below).
+  Value piece;
+  if (getWeightArgument(v, &piece) && !piece && !claimed.contains(v)) {
     if (failed(split(v, s, operand.getOwner())))
       return failure();
     if (Operation *def = v.getDefiningOp())

@@ -134,9 +134,12 @@ public:
                                                Operation *&gather,
                                                std::string &whyNot);
 
-  /// The function argument behind `value` through transposes and broadcasts,
-  /// or null.
-  static BlockArgument getWeightArgument(Value value);
+  /// The function argument behind `value` through transposes, broadcasts,
+  /// reshapes and static unit-stride slices, or null. When a slice is on the
+  /// way (a piece of a fused weight, docs/tensor-parallel-planning.md,
+  /// "Fused projections"), `piece` is set to the slice nearest the
+  /// argument, else to null: the weight is that piece, not the argument.
+  static BlockArgument getWeightArgument(Value value, Value *piece = nullptr);
 
   /// The K and V tensors of `func`'s attentions (before any GQA repeat)
   /// that hold [b, heads, tokens, d] up to a permutation, each with the dim
