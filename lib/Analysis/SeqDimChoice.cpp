@@ -127,6 +127,31 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
     return choice;
   }
   if (!inferred.succeeded()) {
+    // Two token sequences (an encoder's and a decoder's) read by the
+    // attentions, one of them split along its tokens by an earlier rewrite
+    // (CP, before SP on the TP axis): that one is the sequence
+    // (docs/context-parallelism.md, "TP x CP").
+    std::optional<std::pair<unsigned, int64_t>> split;
+    bool unique = inferred.reached.size() >= 2;
+    for (auto &[arg, dims] : inferred.reached) {
+      ShardingAttr sharding = getArgSharding(func, arg);
+      for (int64_t dim : dims)
+        if (sharding && sharding.getDimSharding(dim)) {
+          unique &= !split;
+          split = {arg, dim};
+        }
+    }
+    if (split && unique) {
+      choice.dims[split->first] = split->second;
+      SmallVector<unsigned> aligned =
+          alignTokenArguments(func, split->first, choice.dims);
+      emitRemark(func.getLoc())
+          << "sequence dim: the attention reads tokens from "
+          << inferred.reached.size() << " arguments; "
+          << describeArgDim(func, split->first, split->second)
+          << " is split along them already" << describeAligned(aligned);
+      return choice;
+    }
     choice.whyNone = "none is given (a seqpar.seq_dim argument attribute or "
                      "the 'seq-dim' option) and it cannot be inferred: " +
                      inferred.why;

@@ -178,6 +178,10 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // are gathers before the first, the linears batch_matmuls before the
   // second.
   pm.addNestedPass<func::FuncOp>(createSplitFusedProjections());
+  // Two masks added to the logits one after the other (T5's relative
+  // position bias, then its attention mask) as one, the form the attention
+  // matcher reads (docs/context-parallelism.md, "Masks").
+  pm.addNestedPass<func::FuncOp>(createFoldLogitMasks());
   // One canonicalization (as MLIR's inliner runs on every function), and
   // CSE: exporters reshape the same activation once per linear, and CSE
   // makes the linears of a block read one value.

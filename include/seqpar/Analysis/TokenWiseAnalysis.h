@@ -129,7 +129,7 @@ public:
 private:
   /// Classifies the top-level ops in order; `seeds` start the sequence at
   /// the results of the ops that define them.
-  void classifyBody(const llvm::DenseMap<Value, StridedDim> &seeds = {});
+  void classifyBody(const llvm::DenseMap<Value, StridedDim> &seeds);
   TokenWiseInfo classify(Operation *op);
   /// Records `seqDim` (its outer from `value`'s type) if the dim holds the
   /// whole sequence digit.

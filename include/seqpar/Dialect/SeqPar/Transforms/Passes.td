@@ -982,6 +982,38 @@ def SplitFusedProjections : Pass<"seqpar-split-fused-projections", "::mlir::func
   }];
 }
 
+def FoldLogitMasks : Pass<"seqpar-fold-logit-masks", "::mlir::func::FuncOp"> {
+  let summary = "Add two masks added to the attention logits one after the other into one mask";
+  let description = [{
+    Where the logits of a softmax are `(x + A) + B` (two elementwise
+    `linalg.generic` additions, all loops parallel, the inner one read
+    only by the outer one at the identity), `x` the result of a
+    contraction seen through reshapes and transposes and neither `A` nor
+    `B` computed from any contraction, the logits become `x + (A + B)`:
+    one generic adds the two masks, at the maps the two additions read
+    them, into a tensor of the logits' shape, and one adds it to `x`. The
+    attention matcher reads one additive mask (docs/context-parallelism.md,
+    "Masks"); Hugging Face's T5 adds its relative position bias [1, a, s,
+    t] and then its attention mask [b, 1, s, t]. Reassociating moves one
+    rounding of the f32 sum (exact when either mask is 0 there); a -inf
+    or finfo.min in either mask hides the logit as before. Anything else
+    is left as it is: a mask computed from a contraction (an activation),
+    a third term, ops other than one addf in the body.
+    docs/import.md, "Architectures".
+
+    ```mlir
+    %l1 = linalg.generic ... ins(%scores, %bias : tensor<2x4x16x16xf32>, tensor<1x4x16x16xf32>) ... addf
+    %l2 = linalg.generic ... ins(%l1, %mask : tensor<2x4x16x16xf32>, tensor<2x1x16x16xf32>) ... addf
+    // becomes
+    %m = linalg.generic ... ins(%bias, %mask : tensor<1x4x16x16xf32>, tensor<2x1x16x16xf32>) ... addf
+    %l2 = linalg.generic ... ins(%scores, %m : tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) ... addf
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CheckTosaShapes : Pass<"seqpar-check-tosa-shapes", "::mlir::func::FuncOp"> {
   let summary = "Refuse tosa ops with dynamic shapes before tosa is lowered";
   let description = [{
