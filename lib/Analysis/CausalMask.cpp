@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,7 +87,7 @@ SymPtr addPositions(const SymPtr &a, const SymPtr &b, int64_t sign) {
   return s;
 }
 
-SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
+SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, ArrayRef<int64_t> dimSizes,
                   int depth, RuntimeScalars *rt);
 
 /// index, or an integer of at least 32 bits: holds any token position.
@@ -94,9 +96,125 @@ bool holdsPositions(Type type) {
          (type.isInteger() && type.getIntOrFloatBitWidth() >= 32);
 }
 
+/// The least and greatest values of `e` with dim d over [0, dimSizes[d]),
+/// by interval arithmetic (exact for sums of dims times constants), or
+/// nullopt for a symbol, a dynamic dim or an overflow of 64 bits.
+std::optional<std::pair<int64_t, int64_t>>
+exprRange(AffineExpr e, ArrayRef<int64_t> dimSizes) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return std::make_pair(c.getValue(), c.getValue());
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    if (d.getPosition() >= dimSizes.size() ||
+        ShapedType::isDynamic(dimSizes[d.getPosition()]) ||
+        dimSizes[d.getPosition()] < 1)
+      return std::nullopt;
+    return std::make_pair(int64_t(0), dimSizes[d.getPosition()] - 1);
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt;
+  auto lhs = exprRange(bin.getLHS(), dimSizes);
+  auto rhs = exprRange(bin.getRHS(), dimSizes);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  switch (bin.getKind()) {
+  case AffineExprKind::Add: {
+    auto lo = llvm::checkedAdd(lhs->first, rhs->first);
+    auto hi = llvm::checkedAdd(lhs->second, rhs->second);
+    if (!lo || !hi)
+      return std::nullopt;
+    return std::make_pair(*lo, *hi);
+  }
+  case AffineExprKind::Mul: {
+    // One side is a constant in an affine product: the extremes are
+    // products of the ends.
+    std::optional<int64_t> ends[4] = {
+        llvm::checkedMul(lhs->first, rhs->first),
+        llvm::checkedMul(lhs->first, rhs->second),
+        llvm::checkedMul(lhs->second, rhs->first),
+        llvm::checkedMul(lhs->second, rhs->second)};
+    if (llvm::any_of(ends, [](auto x) { return !x; }))
+      return std::nullopt;
+    int64_t lo = *ends[0], hi = *ends[0];
+    for (auto x : ends) {
+      lo = std::min(lo, *x);
+      hi = std::max(hi, *x);
+    }
+    return std::make_pair(lo, hi);
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv: {
+    // Monotone in the dividend for a positive constant divisor.
+    if (rhs->first != rhs->second || rhs->first <= 0)
+      return std::nullopt;
+    int64_t q = rhs->first;
+    bool ceil = bin.getKind() == AffineExprKind::CeilDiv;
+    auto div = [&](int64_t x) {
+      return ceil ? llvm::divideCeilSigned(x, q) : llvm::divideFloorSigned(x, q);
+    };
+    return std::make_pair(div(lhs->first), div(lhs->second));
+  }
+  case AffineExprKind::Mod:
+    if (rhs->first != rhs->second || rhs->first <= 0)
+      return std::nullopt;
+    return std::make_pair(int64_t(0), rhs->first - 1);
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether position `s` (no run-time terms) holds, at every point of the
+/// dims, a value that integer type `type` (index: 64 bits) represents
+/// signed, so arithmetic in `type` computed it without wrapping; with
+/// `nonNegative`, also no value below 0 (an unsigned compare then orders
+/// it as the integer it is).
+bool fitsInteger(const SymPtr &s, Type type, ArrayRef<int64_t> dimSizes,
+                 bool nonNegative = false) {
+  if (!s || s->kind != Sym::Position || hasRuntime(s) ||
+      hasUnknown(s->position))
+    return false;
+  auto range = exprRange(s->position, dimSizes);
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  if (!range || width < 2)
+    return false;
+  int64_t max = width >= 64 ? std::numeric_limits<int64_t>::max()
+                            : (int64_t(1) << (width - 1)) - 1;
+  return range->first >= (nonNegative ? 0 : -max - 1) && range->second <= max;
+}
+
+/// A float compare of two exact integers, as the integer compare it is
+/// (no NaN can reach it: ordered and unordered forms agree).
+std::optional<arith::CmpIPredicate>
+integerPredicate(arith::CmpFPredicate p) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  switch (p) {
+  case F::OEQ:
+  case F::UEQ:
+    return I::eq;
+  case F::ONE:
+  case F::UNE:
+    return I::ne;
+  case F::OLT:
+  case F::ULT:
+    return I::slt;
+  case F::OLE:
+  case F::ULE:
+    return I::sle;
+  case F::OGT:
+  case F::UGT:
+    return I::sgt;
+  case F::OGE:
+  case F::UGE:
+    return I::sge;
+  default:
+    return std::nullopt;
+  }
+}
+
 /// Evaluates scalar `v` inside `op`'s body, whose loops are at `loops`.
 SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
-                  unsigned numDims, int depth, RuntimeScalars *rt) {
+                  ArrayRef<int64_t> dimSizes, int depth, RuntimeScalars *rt) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     // An argument of an enclosing block (the function's L): the same at
     // every element.
@@ -113,7 +231,7 @@ SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
     SmallVector<AffineExpr> coords;
     for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
       coords.push_back(e.replaceDims(loops));
-    return evalTensor(input->get(), coords, numDims, depth + 1, rt);
+    return evalTensor(input->get(), coords, dimSizes, depth + 1, rt);
   }
   Operation *def = v.getDefiningOp();
   if (!def)
@@ -141,9 +259,16 @@ SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
     if (!holdsPositions(def->getOperand(0).getType()) ||
         !holdsPositions(def->getResult(0).getType()))
       return nullptr;
-    SymPtr s = evalScalar(def->getOperand(0), op, loops, numDims, depth, rt);
+    SymPtr s = evalScalar(def->getOperand(0), op, loops, dimSizes, depth, rt);
     if (hasRuntime(s) && (!is64(def->getOperand(0).getType()) ||
                           !is64(def->getResult(0).getType())))
+      return nullptr;
+    // A known position must fit the result (a large constant cast to i32
+    // wraps), and be non-negative through a zero extension.
+    if (s && s->kind == Sym::Position && !hasRuntime(s) &&
+        !hasUnknown(s->position) &&
+        !fitsInteger(s, def->getResult(0).getType(), dimSizes,
+                     isa<arith::ExtUIOp>(def)))
       return nullptr;
     return s;
   }
@@ -151,16 +276,58 @@ SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
   // L + j), in 64 bits, where they wrap as the affine sum modulo 2^64.
   if (rt && isa<arith::AddIOp, arith::SubIOp>(def) && is64(v.getType()))
     return addPositions(
-        evalScalar(def->getOperand(0), op, loops, numDims, depth, rt),
-        evalScalar(def->getOperand(1), op, loops, numDims, depth, rt),
+        evalScalar(def->getOperand(0), op, loops, dimSizes, depth, rt),
+        evalScalar(def->getOperand(1), op, loops, dimSizes, depth, rt),
         isa<arith::AddIOp>(def) ? 1 : -1);
-  if (isa<arith::TruncFOp, arith::ExtFOp>(def))
-    return evalScalar(def->getOperand(0), op, loops, numDims, depth, rt);
+  // Sums of positions known at compile time (j - i, i + 1): the affine
+  // sum, where the type holds every value it takes (no wrap).
+  if (isa<arith::AddIOp, arith::SubIOp>(def) && holdsPositions(v.getType())) {
+    SymPtr sum = addPositions(
+        evalScalar(def->getOperand(0), op, loops, dimSizes, depth, rt),
+        evalScalar(def->getOperand(1), op, loops, dimSizes, depth, rt),
+        isa<arith::AddIOp>(def) ? 1 : -1);
+    return fitsInteger(sum, v.getType(), dimSizes) ? sum : nullptr;
+  }
+  // A position converted to a float it fits exactly (|x| <= 2^digits, 2^24
+  // for f32, 2^8 for bf16) stays that integer.
+  if (isa<arith::SIToFPOp, arith::UIToFPOp>(def)) {
+    Value in = def->getOperand(0);
+    SymPtr s = evalScalar(in, op, loops, dimSizes, depth, rt);
+    auto floatType = dyn_cast<FloatType>(v.getType());
+    if (!floatType || !fitsInteger(s, in.getType(), dimSizes,
+                                   isa<arith::UIToFPOp>(def)))
+      return nullptr;
+    int64_t exact = int64_t(1)
+                    << std::min(62u, llvm::APFloat::semanticsPrecision(
+                                         floatType.getFloatSemantics()));
+    auto range = exprRange(s->position, dimSizes);
+    return range->first >= -exact && range->second <= exact ? s : nullptr;
+  }
+  if (isa<arith::TruncFOp, arith::ExtFOp>(def)) {
+    SymPtr s = evalScalar(def->getOperand(0), op, loops, dimSizes, depth, rt);
+    // A position truncated to a narrower float may round.
+    return s && s->kind == Sym::Position && isa<arith::TruncFOp>(def)
+               ? nullptr
+               : s;
+  }
+  if (auto cmp = dyn_cast<arith::CmpFOp>(def)) {
+    auto s = std::make_shared<Sym>(Sym{Sym::Compare});
+    std::optional<arith::CmpIPredicate> p =
+        integerPredicate(cmp.getPredicate());
+    s->a = evalScalar(cmp.getLhs(), op, loops, dimSizes, depth, rt);
+    s->b = evalScalar(cmp.getRhs(), op, loops, dimSizes, depth, rt);
+    // Only positions compare as integers (a float constant need not be one).
+    if (!p || !s->a || !s->b || s->a->kind != Sym::Position ||
+        s->b->kind != Sym::Position)
+      return nullptr;
+    s->predicate = *p;
+    return s;
+  }
   if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
     auto s = std::make_shared<Sym>(Sym{Sym::Compare});
     s->predicate = cmp.getPredicate();
-    s->a = evalScalar(cmp.getLhs(), op, loops, numDims, depth, rt);
-    s->b = evalScalar(cmp.getRhs(), op, loops, numDims, depth, rt);
+    s->a = evalScalar(cmp.getLhs(), op, loops, dimSizes, depth, rt);
+    s->b = evalScalar(cmp.getRhs(), op, loops, dimSizes, depth, rt);
     // A run-time position is compared as the 64-bit value it wraps to.
     if ((hasRuntime(s->a) || hasRuntime(s->b)) &&
         !is64(cmp.getLhs().getType()))
@@ -169,20 +336,20 @@ SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
   }
   if (auto select = dyn_cast<arith::SelectOp>(def)) {
     auto s = std::make_shared<Sym>(Sym{Sym::Select});
-    s->a = evalScalar(select.getCondition(), op, loops, numDims, depth, rt);
-    s->b = evalScalar(select.getTrueValue(), op, loops, numDims, depth, rt);
-    s->c = evalScalar(select.getFalseValue(), op, loops, numDims, depth, rt);
+    s->a = evalScalar(select.getCondition(), op, loops, dimSizes, depth, rt);
+    s->b = evalScalar(select.getTrueValue(), op, loops, dimSizes, depth, rt);
+    s->c = evalScalar(select.getFalseValue(), op, loops, dimSizes, depth, rt);
     return s->a && s->b && s->c ? s : nullptr;
   }
   return nullptr;
 }
 
 /// Evaluates element `coords` of tensor `v`.
-SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
+SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, ArrayRef<int64_t> dimSizes,
                   int depth, RuntimeScalars *rt) {
   if (depth > 32)
     return nullptr;
-  TracedElement source = traceElement(v, coords, numDims).back();
+  TracedElement source = traceElement(v, coords, dimSizes.size()).back();
   v = source.value;
   Operation *def = v.getDefiningOp();
   // A 0-d integer tensor that is not a constant (a decode step's length
@@ -222,7 +389,7 @@ SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, unsigned numDims,
   for (auto [pos, expr] : llvm::enumerate(out.getResults()))
     loops[cast<AffineDimExpr>(expr).getPosition()] = source.coords[pos];
   return evalScalar(op.getBlock()->getTerminator()->getOperand(0), op, loops,
-                    numDims, depth, rt);
+                    dimSizes, depth, rt);
 }
 
 bool isExpr(const SymPtr &s, AffineExpr want, ArrayRef<int64_t> dimSizes) {
@@ -230,7 +397,34 @@ bool isExpr(const SymPtr &s, AffineExpr want, ArrayRef<int64_t> dimSizes) {
          sameExpr(s->position, want, dimSizes);
 }
 
-/// key <= query (true), key > query (false), or neither.
+/// a - b as an integer constant at every point of the dims, else nullopt
+/// (proven by simplifying, else by evaluating over at most 2^20 points, as
+/// sameExpr does).
+std::optional<int64_t> constantDifference(AffineExpr a, AffineExpr b,
+                                          ArrayRef<int64_t> dimSizes) {
+  if (hasUnknown(a) || hasUnknown(b))
+    return std::nullopt;
+  AffineExpr diff = simplifyAffineExpr(a - b, dimSizes.size(), 0);
+  if (auto c = dyn_cast<AffineConstantExpr>(diff))
+    return c.getValue();
+  std::optional<int64_t> value;
+  bool constant = forEachPoint(
+      diff, dimSizes, int64_t(1) << 20, [&](ArrayRef<AffineExpr> at) {
+        std::optional<int64_t> x = evaluateAt(diff, at);
+        if (!x || (value && *value != *x))
+          return false;
+        value = x;
+        return true;
+      });
+  return constant ? value : std::nullopt;
+}
+
+/// key <= query (true), key > query (false), or neither, for a compare of
+/// two positions a P b. a - b must be +-(key - query) + c for a constant c
+/// (k <= q, q >= k, k < q + 1, k - q > 0, ...); an ordering predicate of
+/// such a linear function of d = key - query is a threshold in d, so it is
+/// the causal split exactly when it holds at d = 0 and not at d = 1 (or the
+/// reverse). Unsigned predicates need both sides non-negative.
 std::optional<bool> visibleWhenTrue(const SymPtr &cmp, AffineExpr query,
                                     AffineExpr key,
                                     ArrayRef<int64_t> dimSizes) {
@@ -238,16 +432,42 @@ std::optional<bool> visibleWhenTrue(const SymPtr &cmp, AffineExpr query,
     return std::nullopt;
   using P = arith::CmpIPredicate;
   P p = cmp->predicate;
-  bool keyFirst =
-      isExpr(cmp->a, key, dimSizes) && isExpr(cmp->b, query, dimSizes);
-  bool queryFirst =
-      isExpr(cmp->a, query, dimSizes) && isExpr(cmp->b, key, dimSizes);
-  if ((keyFirst && (p == P::sle || p == P::ule)) ||
-      (queryFirst && (p == P::sge || p == P::uge)))
-    return true;
-  if ((keyFirst && (p == P::sgt || p == P::ugt)) ||
-      (queryFirst && (p == P::slt || p == P::ult)))
-    return false;
+  const SymPtr &a = cmp->a, &b = cmp->b;
+  if (p == P::eq || p == P::ne || !a || !b || a->kind != Sym::Position ||
+      b->kind != Sym::Position || hasRuntime(a) || hasRuntime(b))
+    return std::nullopt;
+  bool isUnsigned = p == P::ult || p == P::ule || p == P::ugt || p == P::uge;
+  if (isUnsigned) {
+    auto ra = exprRange(a->position, dimSizes);
+    auto rb = exprRange(b->position, dimSizes);
+    if (!ra || !rb || ra->first < 0 || rb->first < 0)
+      return std::nullopt;
+  }
+  for (int64_t sign : {1, -1}) {
+    std::optional<int64_t> c = constantDifference(
+        a->position - b->position, (key - query) * sign, dimSizes);
+    if (!c || std::abs(*c) > (int64_t(1) << 40))
+      continue;
+    // a - b = sign * d + c; the predicate of (a - b) against 0.
+    auto holds = [&](int64_t d) {
+      int64_t x = sign * d + *c;
+      switch (p) {
+      case P::slt:
+      case P::ult:
+        return x < 0;
+      case P::sle:
+      case P::ule:
+        return x <= 0;
+      case P::sgt:
+      case P::ugt:
+        return x > 0;
+      default:
+        return x >= 0;
+      }
+    };
+    if (holds(0) != holds(1))
+      return holds(0);
+  }
   return std::nullopt;
 }
 
@@ -289,7 +509,7 @@ std::optional<double> seqpar::causalMaskValue(Value mask,
                                               ArrayRef<AffineExpr> coords,
                                               AffineExpr query, AffineExpr key,
                                               ArrayRef<int64_t> dimSizes) {
-  SymPtr s = evalTensor(mask, coords, dimSizes.size(), 0, nullptr);
+  SymPtr s = evalTensor(mask, coords, dimSizes, 0, nullptr);
   if (s && s->kind == Sym::Table)
     return causalTable(*s, query, key, dimSizes);
   if (!s || s->kind != Sym::Select)
@@ -310,7 +530,7 @@ std::optional<bool> seqpar::causalCondition(Value cond, linalg::LinalgOp op,
                                             AffineExpr query, AffineExpr key,
                                             ArrayRef<int64_t> dimSizes) {
   return visibleWhenTrue(
-      evalScalar(cond, op, loops, dimSizes.size(), 0, nullptr), query, key,
+      evalScalar(cond, op, loops, dimSizes, 0, nullptr), query, key,
       dimSizes);
 }
 
@@ -319,7 +539,7 @@ seqpar::runtimeCausalMask(Value mask, ArrayRef<AffineExpr> coords,
                           AffineExpr query, AffineExpr key,
                           ArrayRef<int64_t> dimSizes, std::string &why) {
   RuntimeScalars rt;
-  SymPtr s = evalTensor(mask, coords, dimSizes.size(), 0, &rt);
+  SymPtr s = evalTensor(mask, coords, dimSizes, 0, &rt);
   if (!s || s->kind != Sym::Select || !s->a || s->a->kind != Sym::Compare) {
     why = "the mask is not select(compare(key position, query position), 0, "
           "c) of positions and run-time integers (an argument, data, or "
