@@ -6,11 +6,13 @@
 
 #include "SequenceParallelPlan.h"
 
+#include "seqpar/Analysis/ByteCounts.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -218,7 +220,7 @@ void SequenceParallelPlan::pullGatheredOps() {
   // Candidates: region ops whose results go only to boundaries or to other
   // region ops (those must then be pulled too, below).
   SmallVector<Operation *> ops;
-  DenseSet<Operation *> pulled;
+  DenseSet<Operation *> candidates;
   for (auto &[op, id] : regionOps) {
     ops.push_back(op);
     if (!analysis.getInfo(op).capturedDims.empty())
@@ -228,8 +230,9 @@ void SequenceParallelPlan::pullGatheredOps() {
       for (OpOperand &use : result.getUses())
         candidate &= isBoundary(use) || regionOps.count(use.getOwner());
     if (candidate)
-      pulled.insert(op);
+      candidates.insert(op);
   }
+  DenseSet<Operation *> pulled = candidates;
   // A pulled op reads each sharded operand gathered: one gathered for a
   // boundary anyway, or one a pulled op computes whole. Its region users
   // must be pulled too (they would read a whole value otherwise).
@@ -259,10 +262,75 @@ void SequenceParallelPlan::pullGatheredOps() {
         changed = true;
       }
   }
+  pullForFewerBytes(candidates, pulled, gathered, isBoundary);
   for (Operation *op : pulled) {
     regionOps.erase(op);
     for (Value result : op->getResults())
       shardedValues.erase(result);
+  }
+}
+
+void SequenceParallelPlan::pullForFewerBytes(
+    const DenseSet<Operation *> &candidates, DenseSet<Operation *> &pulled,
+    function_ref<bool(Value)> gatheredAnyway,
+    function_ref<bool(OpOperand &)> isBoundary) {
+  DenseSet<Value> newGathers;
+  auto gathered = [&](Value value) {
+    return gatheredAnyway(value) || newGathers.contains(value);
+  };
+  auto bytes = [](Value value) {
+    return checkedBytes(value.getType()).value_or(0);
+  };
+  auto pullable = [&](Operation *op) {
+    return candidates.contains(op) && !pulled.contains(op);
+  };
+  // Last value first: the fewest ops leave the shard (an op that feeds
+  // only pulled ones saves no gather, so it stays).
+  for (auto [v, id] : llvm::reverse(shardedValues)) {
+    Operation *def = v.getDefiningOp();
+    if ((def && pulled.contains(def)) || gathered(v) || bytes(v) == 0)
+      continue;
+    // The candidates downstream of v.
+    llvm::SetVector<Operation *> reached;
+    SmallVector<Value> worklist{v};
+    while (!worklist.empty())
+      for (Operation *user : worklist.pop_back_val().getUsers())
+        if (pullable(user) && reached.insert(user))
+          llvm::append_range(worklist, user->getResults());
+    // Those that can run on whole values once v is gathered: every sharded
+    // operand gathered or computed whole, every region user pulled too.
+    DenseSet<Operation *> set(reached.begin(), reached.end());
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation *op : reached) {
+        if (!set.contains(op))
+          continue;
+        bool keep = llvm::all_of(op->getOperands(), [&](Value operand) {
+          Operation *from = operand.getDefiningOp();
+          return !shardedValues.count(operand) || operand == v ||
+                 gathered(operand) ||
+                 (from && (pulled.contains(from) || set.contains(from)));
+        });
+        keep &= llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return !regionOps.count(user) || pulled.contains(user) ||
+                 set.contains(user);
+        });
+        if (!keep) {
+          set.erase(op);
+          changed = true;
+        }
+      }
+    }
+    // Their results' gathers go; v's comes.
+    int64_t saved = 0;
+    for (Operation *op : set)
+      for (Value result : op->getResults())
+        if (llvm::any_of(result.getUses(), isBoundary))
+          saved += bytes(result);
+    if (set.empty() || saved <= bytes(v))
+      continue;
+    newGathers.insert(v);
+    pulled.insert(set.begin(), set.end());
   }
 }
 

@@ -125,6 +125,19 @@ private:
   /// otherwise run on the shard and be gathered after their repeat to a
   /// heads, a/a_kv times their bytes (docs/sequence-parallel.md).
   void pullGatheredOps();
+  /// Then pulls more: where a sharded value v that nothing gathers feeds
+  /// candidates (`candidates`: region ops whose results reach only
+  /// all-gathers or other region ops) that could all run on whole values
+  /// once v is gathered, and gathering v sends fewer bytes than the gathers
+  /// of their results, v is gathered and they are pulled. The case: T5's
+  /// encoder output, which TP's replicated cross-attention K/V projections
+  /// of every decoder layer read; run on the shard, each layer's K and V
+  /// were gathered (4 gathers of the output's size at 2 layers) instead of
+  /// the output once (docs/sequence-parallel.md).
+  void pullForFewerBytes(const DenseSet<Operation *> &candidates,
+                         DenseSet<Operation *> &pulled,
+                         function_ref<bool(Value)> gatheredAnyway,
+                         function_ref<bool(OpOperand &)> isBoundary);
   void finalize();
 };
 
