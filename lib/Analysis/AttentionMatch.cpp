@@ -683,10 +683,17 @@ Value peelLogits(Value logits, SmallVectorImpl<AffineExpr> &coords,
   Value v = logits;
   while (true) {
     linalg::LinalgOp op = elementwiseProducer(v);
-    if (!op) {
-      // Reshapes between the terms (the scale applied to [b*a, s, t], the
-      // mask to [b, a, s, t]): continue at the next elementwise op behind
-      // them, at the element's coordinates there.
+    SmallVector<OpOperand *> data;
+    if (op)
+      for (OpOperand *in : op.getDpsInputOperands())
+        if (op.getMatchingIndexingMap(in).isIdentity() &&
+            !splatValue(in->get()))
+          data.push_back(in);
+    if (!op || data.empty()) {
+      // Reshapes and transposes between the terms (the scale applied to
+      // [b*a, s, t], the mask to [b, a, s, t], logits [.., t, s] transposed
+      // for a softmax over the last dim): continue at the next elementwise
+      // op behind them, at the element's coordinates there.
       SmallVector<TracedElement> chain =
           traceElement(v, coords, space.numDims());
       auto next = llvm::find_if(ArrayRef(chain).drop_front(),
@@ -701,10 +708,6 @@ Value peelLogits(Value logits, SmallVectorImpl<AffineExpr> &coords,
       coords.assign(next->coords.begin(), next->coords.end());
       continue;
     }
-    SmallVector<OpOperand *> data;
-    for (OpOperand *in : op.getDpsInputOperands())
-      if (op.getMatchingIndexingMap(in).isIdentity() && !splatValue(in->get()))
-        data.push_back(in);
     if (data.size() > 1)
       llvm::erase_if(data, [&](OpOperand *in) {
         return !reachesContraction(in->get(), space, coords, 4);

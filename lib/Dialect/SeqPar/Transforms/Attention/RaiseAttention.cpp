@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -529,6 +530,55 @@ void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
     ++numBackwardRaised;
 }
 
+/// A linalg.softmax over a dim other than the last (logits laid out
+/// [.., keys, queries], K.Q^T, softmax over the keys at dim -2) read by a
+/// contraction becomes a softmax over the last dim between two transposes
+/// swapping that dim and the last, the form the matcher reads, when the
+/// attention then matches; otherwise it is left as it was.
+static void moveSoftmaxDimLast(linalg::SoftmaxOp softmax) {
+  auto type = dyn_cast<RankedTensorType>(softmax->getResult(0).getType());
+  int64_t dim = softmax.getDimension();
+  if (!type || softmax->getNumResults() != 1 || type.getRank() < 2 ||
+      dim == type.getRank() - 1 || !type.hasStaticShape() ||
+      !contractionReading(softmax->getResult(0)))
+    return;
+  int64_t last = type.getRank() - 1;
+  SmallVector<int64_t> order =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  std::swap(order[dim], order[last]);
+  SmallVector<int64_t> shape = applyPermutation(type.getShape(), order);
+  Type element = type.getElementType();
+  OpBuilder b(softmax);
+  Location loc = softmax.getLoc();
+  auto transpose = [&](Value x, ArrayRef<int64_t> to) {
+    Value init = tensor::EmptyOp::create(b, loc, to, element);
+    return linalg::TransposeOp::create(b, loc, x, init, order);
+  };
+  auto in = transpose(softmax.getInput(), shape);
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  auto lastSoftmax = linalg::SoftmaxOp::create(
+      b, loc, TypeRange{RankedTensorType::get(shape, element)},
+      in->getResult(0), init, uint64_t(last));
+  auto out = transpose(lastSoftmax->getResult(0), type.getShape());
+  softmax->getResult(0).replaceAllUsesWith(out->getResult(0));
+  std::string why;
+  Operation *pv = contractionReading(out->getResult(0));
+  if (pv && succeeded(matchAttention(cast<linalg::LinalgOp>(pv), why))) {
+    softmax->erase();
+    return;
+  }
+  out->getResult(0).replaceAllUsesWith(softmax->getResult(0));
+  for (Operation *op : {out.getOperation(), lastSoftmax.getOperation(),
+                        in.getOperation()}) {
+    SmallVector<Value> inits(cast<DestinationStyleOpInterface>(op)
+                                 .getDpsInits());
+    op->erase();
+    for (Value v : inits)
+      if (v.use_empty())
+        v.getDefiningOp()->erase();
+  }
+}
+
 void RaiseAttentionPass::runOnOperation() {
   llvm::DenseSet<Operation *> bufferForm;
   getOperation()->walk([&](func::FuncOp func) {
@@ -539,6 +589,14 @@ void RaiseAttentionPass::runOnOperation() {
   // behind a softmax (its logits' through elementwise ops and reshapes, and
   // the one reading its probabilities) read the K/V repeated by an op of
   // their own, the form the matcher follows (docs/context-parallelism.md).
+  // Softmaxes over another dim than the last (K.Q^T logits).
+  SmallVector<linalg::SoftmaxOp> otherDim;
+  getOperation()->walk([&](linalg::SoftmaxOp softmax) {
+    if (!bufferForm.contains(softmax->getParentOfType<func::FuncOp>()))
+      otherDim.push_back(softmax);
+  });
+  for (linalg::SoftmaxOp softmax : otherDim)
+    moveSoftmaxDimLast(softmax);
   llvm::SetVector<Operation *> grouped;
   getOperation()->walk([&](Operation *op) {
     if (op->getNumResults() != 1 ||
