@@ -1451,6 +1451,104 @@ std::optional<unsigned> seqpar::groupedOperand(linalg::LinalgOp op) {
   return grouped;
 }
 
+std::optional<std::pair<unsigned, unsigned>>
+seqpar::groupLoopPair(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) ||
+      !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1 ||
+      !isMulAccBody(op) || !op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (llvm::any_of(maps, [](AffineMap m) {
+        return !m.isProjectedPermutation(/*allowZeroInResults=*/false);
+      }))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  AffineMap out = maps.back();
+  for (unsigned r = 0; r + 1 < out.getNumResults(); ++r) {
+    unsigned k = out.getDimPosition(r), g = out.getDimPosition(r + 1);
+    if (iterators[k] != utils::IteratorType::parallel ||
+        iterators[g] != utils::IteratorType::parallel || ranges[g] < 2)
+      continue;
+    bool pairs = true, grouped = false;
+    for (unsigned in = 0; in < 2; ++in) {
+      std::optional<unsigned> posK = maps[in].getResultPosition(
+                                  getAffineDimExpr(k, op->getContext())),
+                              posG = maps[in].getResultPosition(
+                                  getAffineDimExpr(g, op->getContext()));
+      if (posG)
+        pairs &= posK && *posK + 1 == *posG;
+      else
+        grouped |= posK.has_value();
+    }
+    if (pairs && grouped)
+      return std::make_pair(k, g);
+  }
+  return std::nullopt;
+}
+
+Operation *seqpar::collapseGroupLoops(OpBuilder &b, linalg::LinalgOp op) {
+  std::optional<std::pair<unsigned, unsigned>> pair = groupLoopPair(op);
+  if (!pair)
+    return nullptr;
+  auto [k, g] = *pair;
+  MLIRContext *ctx = op->getContext();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t groups = ranges[g];
+  unsigned numLoops = op.getNumLoops();
+  // Old loop d -> new loop (g removed, k becomes the heads).
+  auto newDim = [&](unsigned d) {
+    return getAffineDimExpr(d < g ? d : d - 1, ctx);
+  };
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  SmallVector<AffineMap> newMaps;
+  SmallVector<Value> newOperands;
+  SmallVector<ReassociationIndices> outReassociation;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    SmallVector<AffineExpr> results;
+    SmallVector<ReassociationIndices> reassociation;
+    bool collapses = false;
+    for (unsigned r = 0; r < map.getNumResults(); ++r) {
+      unsigned d = map.getDimPosition(r);
+      if (d == k && r + 1 < map.getNumResults() &&
+          map.getDimPosition(r + 1) == g) {
+        results.push_back(newDim(k));
+        reassociation.push_back({int64_t(r), int64_t(r + 1)});
+        collapses = true;
+        ++r;
+      } else {
+        results.push_back(d == k ? newDim(k).floorDiv(groups) : newDim(d));
+        reassociation.push_back({int64_t(r)});
+      }
+    }
+    newMaps.push_back(AffineMap::get(numLoops - 1, 0, results, ctx));
+    Value value = operand.get();
+    if (collapses)
+      value = tensor::CollapseShapeOp::create(b, loc, value, reassociation);
+    newOperands.push_back(value);
+    if (op.isDpsInit(&operand))
+      outReassociation = reassociation;
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.erase(iterators.begin() + g);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{newOperands[2].getType()},
+      ValueRange{newOperands[0], newOperands[1]}, ValueRange{newOperands[2]},
+      newMaps, iterators);
+  generic.getRegion().takeBody(op->getRegion(0));
+  Value expanded = tensor::ExpandShapeOp::create(
+      b, loc, op->getResult(0).getType(), generic.getResult(0),
+      outReassociation);
+  op->getResult(0).replaceAllUsesWith(expanded);
+  op->erase();
+  return generic;
+}
+
 Operation *seqpar::materializeGroupedOperand(OpBuilder &b,
                                              linalg::LinalgOp op) {
   std::optional<unsigned> in = groupedOperand(op);

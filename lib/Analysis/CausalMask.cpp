@@ -213,23 +213,31 @@ integerPredicate(arith::CmpFPredicate p) {
 }
 
 /// Evaluates scalar `v` inside `op`'s body, whose loops are at `loops`.
-SymPtr evalScalar(Value v, linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
+SymPtr evalScalar(Value v, Operation *op, ArrayRef<AffineExpr> loops,
                   ArrayRef<int64_t> dimSizes, int depth, RuntimeScalars *rt) {
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     // An argument of an enclosing block (the function's L): the same at
     // every element.
     if (rt && !op->isAncestor(arg.getOwner()->getParentOp()))
       return is64(v.getType()) ? runtimePosition(v, *rt) : nullptr;
-    if (arg.getOwner() != op.getBlock() ||
-        arg.getArgNumber() >= unsigned(op.getNumDpsInputs()))
+    // tensor.generate's body arguments are the element's indices.
+    if (isa<tensor::GenerateOp>(op))
+      return arg.getOwner() == &op->getRegion(0).front() &&
+                     arg.getArgNumber() < loops.size()
+                 ? std::make_shared<Sym>(
+                       Sym{Sym::Position, 0, loops[arg.getArgNumber()]})
+                 : nullptr;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || arg.getOwner() != linalgOp.getBlock() ||
+        arg.getArgNumber() >= unsigned(linalgOp.getNumDpsInputs()))
       return nullptr;
-    OpOperand *input = op.getDpsInputOperand(arg.getArgNumber());
+    OpOperand *input = linalgOp.getDpsInputOperand(arg.getArgNumber());
     if (!isa<RankedTensorType>(input->get().getType()))
       return rt && is64(input->get().getType())
                  ? runtimePosition(input->get(), *rt)
                  : nullptr;
     SmallVector<AffineExpr> coords;
-    for (AffineExpr e : op.getMatchingIndexingMap(input).getResults())
+    for (AffineExpr e : linalgOp.getMatchingIndexingMap(input).getResults())
       coords.push_back(e.replaceDims(loops));
     return evalTensor(input->get(), coords, dimSizes, depth + 1, rt);
   }
@@ -378,6 +386,14 @@ SymPtr evalTensor(Value v, ArrayRef<AffineExpr> coords, ArrayRef<int64_t> dimSiz
     s->table = dense;
     s->coords = source.coords;
     return s;
+  }
+  // A static tensor.generate: its body at the element's coordinates.
+  if (auto generate = dyn_cast<tensor::GenerateOp>(def)) {
+    if (!generate.getDynamicExtents().empty() ||
+        source.coords.size() != generate.getType().getRank())
+      return nullptr;
+    return evalScalar(generate.getBody().front().getTerminator()->getOperand(0),
+                      generate, source.coords, dimSizes, depth, rt);
   }
   auto op = dyn_cast<linalg::LinalgOp>(def);
   // The output map must be a permutation so loops follow from coords.

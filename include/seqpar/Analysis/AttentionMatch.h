@@ -171,6 +171,22 @@ Operation *contractionReading(Value p);
 /// attention matcher sees a plain contraction behind a repeat.
 std::optional<unsigned> groupedOperand(linalg::LinalgOp op);
 
+/// For a generic whose body is out + a * b (two inputs, static loops,
+/// plain-dim maps) with two parallel loops (k, g) that the output reads
+/// side by side, one input reads k without g and every operand reading g
+/// reads k just before it: those loops, k first. An einsum of GQA written
+/// with a KV-head dim and a group dim ('btkgh,bskh->bkgts', MaxText) is
+/// one: its query heads are k * G + g, its K/V heads k.
+std::optional<std::pair<unsigned, unsigned>>
+groupLoopPair(linalg::LinalgOp op);
+
+/// Rewrites `op` (groupLoopPair(op) = (k, g)) as one loop over the K * G
+/// heads: operands reading k and g read them collapsed (tensor.
+/// collapse_shape), the one reading k alone reads head floordiv G (the
+/// form of groupedOperand), and the result is expanded back. Returns the
+/// new op, or null when `op` does not qualify (nothing changed).
+Operation *collapseGroupLoops(OpBuilder &b, linalg::LinalgOp op);
+
 /// Rewrites `op` (groupedOperand(op) = n) to read input n, repeated by a
 /// new generic over the dims its map reads, through a projected
 /// permutation. Returns the repeating op, or null when `op` does not

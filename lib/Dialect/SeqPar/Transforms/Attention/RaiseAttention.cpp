@@ -611,7 +611,8 @@ void RaiseAttentionPass::runOnOperation() {
     if (!logits)
       return;
     if (Operation *pv = contractionReading(p))
-      if (groupedOperand(cast<linalg::LinalgOp>(pv)))
+      if (groupedOperand(cast<linalg::LinalgOp>(pv)) ||
+          groupLoopPair(cast<linalg::LinalgOp>(pv)))
         grouped.insert(pv);
     SmallVector<Value> work{logits};
     llvm::DenseSet<Value> seen;
@@ -630,7 +631,7 @@ void RaiseAttentionPass::runOnOperation() {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
       if (!linalgOp)
         continue;
-      if (groupedOperand(linalgOp)) {
+      if (groupedOperand(linalgOp) || groupLoopPair(linalgOp)) {
         grouped.insert(def);
         continue;
       }
@@ -642,8 +643,14 @@ void RaiseAttentionPass::runOnOperation() {
   });
   {
     OpBuilder rewriter(&getContext());
-    for (Operation *op : grouped)
+    for (Operation *op : grouped) {
+      // A KV-head loop and a group loop become one head loop reading K/V
+      // at head floordiv G, then the grouped read is materialised.
+      if (Operation *collapsed =
+              collapseGroupLoops(rewriter, cast<linalg::LinalgOp>(op)))
+        op = collapsed;
       materializeGroupedOperand(rewriter, cast<linalg::LinalgOp>(op));
+    }
   }
   SmallVector<linalg::LinalgOp> candidates;
   getOperation()->walk([&](linalg::LinalgOp op) {
