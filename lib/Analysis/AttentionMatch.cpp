@@ -1468,6 +1468,11 @@ seqpar::groupLoopPair(linalg::LinalgOp op) {
     return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   AffineMap out = maps.back();
+  // Two head dims besides the batch, the tokens and the head dim: a
+  // product of four (b, a, s, t) has one head loop, and its (a, t) are
+  // heads and keys, not heads and groups.
+  if (out.getNumResults() < 5)
+    return std::nullopt;
   for (unsigned r = 0; r + 1 < out.getNumResults(); ++r) {
     unsigned k = out.getDimPosition(r), g = out.getDimPosition(r + 1);
     if (iterators[k] != utils::IteratorType::parallel ||

@@ -172,9 +172,10 @@ Operation *contractionReading(Value p);
 std::optional<unsigned> groupedOperand(linalg::LinalgOp op);
 
 /// For a generic whose body is out + a * b (two inputs, static loops,
-/// plain-dim maps) with two parallel loops (k, g) that the output reads
-/// side by side, one input reads k without g and every operand reading g
-/// reads k just before it: those loops, k first. An einsum of GQA written
+/// plain-dim maps, an output of rank 5 or more) with two parallel loops
+/// (k, g) that the output reads side by side, one input reads k without g
+/// and every operand reading g reads k just before it: those loops, k
+/// first. (At rank 4, [b, a, s, t] logits, heads and keys would pass.) An einsum of GQA written
 /// with a KV-head dim and a group dim ('btkgh,bskh->bkgts', MaxText) is
 /// one: its query heads are k * G + g, its K/V heads k.
 std::optional<std::pair<unsigned, unsigned>>
