@@ -536,9 +536,11 @@ void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
 /// swapping that dim and the last, the form the matcher reads, when the
 /// attention then matches; otherwise it is left as it was.
 static void moveSoftmaxDimLast(linalg::SoftmaxOp softmax) {
+  if (softmax->getNumResults() != 1)
+    return;
   auto type = dyn_cast<RankedTensorType>(softmax->getResult(0).getType());
   int64_t dim = softmax.getDimension();
-  if (!type || softmax->getNumResults() != 1 || type.getRank() < 2 ||
+  if (!type || type.getRank() < 2 ||
       dim == type.getRank() - 1 || !type.hasStaticShape() ||
       !contractionReading(softmax->getResult(0)))
     return;
