@@ -413,28 +413,6 @@ bool isExpr(const SymPtr &s, AffineExpr want, ArrayRef<int64_t> dimSizes) {
          sameExpr(s->position, want, dimSizes);
 }
 
-/// a - b as an integer constant at every point of the dims, else nullopt
-/// (proven by simplifying, else by evaluating over at most 2^20 points, as
-/// sameExpr does).
-std::optional<int64_t> constantDifference(AffineExpr a, AffineExpr b,
-                                          ArrayRef<int64_t> dimSizes) {
-  if (hasUnknown(a) || hasUnknown(b))
-    return std::nullopt;
-  AffineExpr diff = simplifyAffineExpr(a - b, dimSizes.size(), 0);
-  if (auto c = dyn_cast<AffineConstantExpr>(diff))
-    return c.getValue();
-  std::optional<int64_t> value;
-  bool constant = forEachPoint(
-      diff, dimSizes, int64_t(1) << 20, [&](ArrayRef<AffineExpr> at) {
-        std::optional<int64_t> x = evaluateAt(diff, at);
-        if (!x || (value && *value != *x))
-          return false;
-        value = x;
-        return true;
-      });
-  return constant ? value : std::nullopt;
-}
-
 /// key <= query (true), key > query (false), or neither, for a compare of
 /// two positions a P b. a - b must be +-(key - query) + c for a constant c
 /// (k <= q, q >= k, k < q + 1, k - q > 0, ...); an ordering predicate of

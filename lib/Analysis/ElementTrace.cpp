@@ -475,15 +475,27 @@ std::optional<int64_t> seqpar::evaluateAt(AffineExpr e,
   return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
 }
 
-bool seqpar::sameExpr(AffineExpr a, AffineExpr b, ArrayRef<int64_t> dimSizes) {
+std::optional<int64_t> seqpar::constantDifference(AffineExpr a, AffineExpr b,
+                                                  ArrayRef<int64_t> dimSizes) {
   if (hasUnknown(a) || hasUnknown(b))
-    return false;
+    return std::nullopt;
   if (a == b) // uniqued: the common case needs no simplification
-    return true;
+    return 0;
   AffineExpr diff = simplifyAffineExpr(a - b, dimSizes.size(), 0);
   if (auto c = dyn_cast<AffineConstantExpr>(diff))
-    return c.getValue() == 0;
-  return forEachPoint(
-      diff, dimSizes, int64_t(1) << 20,
-      [&](ArrayRef<AffineExpr> at) { return evaluateAt(diff, at) == 0; });
+    return c.getValue();
+  std::optional<int64_t> value;
+  bool constant = forEachPoint(
+      diff, dimSizes, int64_t(1) << 20, [&](ArrayRef<AffineExpr> at) {
+        std::optional<int64_t> x = evaluateAt(diff, at);
+        if (!x || (value && *value != *x))
+          return false;
+        value = x;
+        return true;
+      });
+  return constant ? value : std::nullopt;
+}
+
+bool seqpar::sameExpr(AffineExpr a, AffineExpr b, ArrayRef<int64_t> dimSizes) {
+  return constantDifference(a, b, dimSizes) == 0;
 }

@@ -64,10 +64,16 @@ bool forEachPoint(ArrayRef<AffineExpr> exprs, ArrayRef<int64_t> dimSizes,
 /// `e` with its dims replaced by `at`, when that is a constant.
 std::optional<int64_t> evaluateAt(AffineExpr e, ArrayRef<AffineExpr> at);
 
-/// `a` and `b` are equal for every value of the dims, dim d ranging over
-/// [0, dimSizes[d]): proven by simplifying a - b, else by evaluating it over
+/// a - b as one integer for every value of the dims, dim d ranging over
+/// [0, dimSizes[d]), else nullopt (an unknown symbol in either, or a - b
+/// that varies): proven by simplifying a - b, else by evaluating it over
 /// the dims it still uses when there are at most 2^20 points (floordiv/mod
 /// arrangements the simplifier does not cancel).
+std::optional<int64_t> constantDifference(AffineExpr a, AffineExpr b,
+                                          ArrayRef<int64_t> dimSizes);
+
+/// `a` and `b` are equal for every value of the dims: constantDifference
+/// is 0.
 bool sameExpr(AffineExpr a, AffineExpr b, ArrayRef<int64_t> dimSizes);
 
 } // namespace mlir::seqpar
