@@ -22,7 +22,7 @@ mlir::seqpar::findAttentionTokens(func::FuncOp func) {
       return;
     for (const HeadsOperand *operand :
          {&match->query, &match->key, &match->value})
-      tokens.push_back({operand->value, operand->perm[2]});
+      tokens.push_back({operand->value, operand->perm[2], pv});
   });
   return tokens;
 }
@@ -67,6 +67,52 @@ static std::string describeAligned(ArrayRef<unsigned> aligned) {
   return text + " (integers of the same type: token-aligned)";
 }
 
+/// Adds the other token sequences `inferred` found (an encoder-decoder's
+/// decoder input) to `choice` when they have as many tokens as the chosen
+/// argument and are split as it is; says in `remark` which it added and why
+/// any other stays as it is. Every rank then holds one block of each, and a
+/// cross-attention attends the other's blocks like a self-attention
+/// (docs/context-parallelism.md, "Encoder-decoder: two sequences").
+static void addOtherSequences(func::FuncOp func,
+                              const SeqDimInference &inferred,
+                              ArgSeqDims &choice, InFlightDiagnostic &remark) {
+  auto lengthOf = [&](unsigned arg, int64_t dim) {
+    return cast<RankedTensorType>(func.getArgument(arg).getType())
+        .getDimSize(dim);
+  };
+  // How a rewrite before this one split the dim (CP before SP): sequences
+  // split differently hold different tokens per rank.
+  auto splitOf = [&](unsigned arg, int64_t dim) {
+    ShardingAttr sharding = getArgSharding(func, arg);
+    return sharding ? sharding.getDimSharding(dim) : DimShardingAttr();
+  };
+  int64_t length = lengthOf(inferred.argNumber, inferred.dim);
+  DimShardingAttr split = splitOf(inferred.argNumber, inferred.dim);
+  for (auto [arg, dim] : inferred.otherSequences) {
+    if (choice.dims[arg] >= 0)
+      continue;
+    if (splitOf(arg, dim) != split) {
+      remark << "; " << describeArgDim(func, arg, dim)
+             << ", the tokens of a self-attention that reads none of the "
+                "first, stays as it is: it is not split as the first is";
+      continue;
+    }
+    if (lengthOf(arg, dim) != length) {
+      remark << "; " << describeArgDim(func, arg, dim)
+             << ", the tokens of a self-attention that reads none of the "
+                "first, stays whole: its "
+             << lengthOf(arg, dim) << " tokens are not the first's " << length
+             << ", and the rewrites shard sequences of one length";
+      continue;
+    }
+    choice.dims[arg] = dim;
+    remark << "; a second sequence, the tokens of a self-attention that reads "
+              "none of the first: "
+           << describeArgDim(func, arg, dim)
+           << describeAligned(alignTokenArguments(func, arg, choice.dims));
+  }
+}
+
 ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
                                           int64_t optionSeqDim) {
   ArgSeqDims choice;
@@ -107,9 +153,20 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   }
   SeqDimInference inferred = inferSeqDim(func, findAttentionTokens(func));
   if (choice.any()) {
-    if (!inferred.succeeded() ||
-        choice.dims[inferred.argNumber] == inferred.dim)
+    if (!inferred.succeeded())
       return choice;
+    if (choice.dims[inferred.argNumber] == inferred.dim) {
+      // The option names the dim of the first argument of larger rank; the
+      // attributes name every sequence themselves.
+      if (!fromAttribute && !inferred.otherSequences.empty()) {
+        InFlightDiagnostic remark = emitRemark(func.getLoc());
+        remark << "sequence dim: the seq-dim=" << optionSeqDim
+               << " option names "
+               << describeArgDim(func, inferred.argNumber, inferred.dim);
+        addOtherSequences(func, inferred, choice, remark);
+      }
+      return choice;
+    }
     unsigned given = inferred.argNumber;
     if (choice.dims[given] < 0)
       given = llvm::find_if(choice.dims, [](int64_t d) { return d >= 0; }) -
@@ -131,25 +188,33 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
     // attentions, one of them split along its tokens by an earlier rewrite
     // (CP, before SP on the TP axis): that one is the sequence
     // (docs/context-parallelism.md, "TP x CP").
-    std::optional<std::pair<unsigned, int64_t>> split;
+    // Both sequences of an encoder-decoder may be split (one length each
+    // then, as the analysis requires; it reports a mismatch).
+    SmallVector<std::pair<unsigned, int64_t>> split;
     bool unique = inferred.reached.size() >= 2;
     for (auto &[arg, dims] : inferred.reached) {
       ShardingAttr sharding = getArgSharding(func, arg);
+      int64_t splitDims = 0;
       for (int64_t dim : dims)
         if (sharding && sharding.getDimSharding(dim)) {
-          unique &= !split;
-          split = {arg, dim};
+          ++splitDims;
+          split.push_back({arg, dim});
         }
+      unique &= splitDims <= 1;
     }
-    if (split && unique) {
-      choice.dims[split->first] = split->second;
-      SmallVector<unsigned> aligned =
-          alignTokenArguments(func, split->first, choice.dims);
-      emitRemark(func.getLoc())
-          << "sequence dim: the attention reads tokens from "
-          << inferred.reached.size() << " arguments; "
-          << describeArgDim(func, split->first, split->second)
-          << " is split along them already" << describeAligned(aligned);
+    if (!split.empty() && unique) {
+      InFlightDiagnostic remark = emitRemark(func.getLoc());
+      remark << "sequence dim: the attention reads tokens from "
+             << inferred.reached.size() << " arguments; ";
+      for (auto [i, argDim] : llvm::enumerate(split)) {
+        choice.dims[argDim.first] = argDim.second;
+        remark << (i ? " and " : "")
+               << describeArgDim(func, argDim.first, argDim.second);
+      }
+      remark << (split.size() > 1 ? " are" : " is")
+             << " split along them already";
+      for (auto [arg, dim] : split)
+        remark << describeAligned(alignTokenArguments(func, arg, choice.dims));
       return choice;
     }
     choice.whyNone = "none is given (a seqpar.seq_dim argument attribute or "
@@ -160,10 +225,11 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   choice.dims[inferred.argNumber] = inferred.dim;
   SmallVector<unsigned> aligned =
       alignTokenArguments(func, inferred.argNumber, choice.dims);
-  emitRemark(func.getLoc())
-      << "sequence dim inferred from the attention: "
-      << describeArgDim(func, inferred.argNumber, inferred.dim)
-      << describeAligned(aligned);
+  InFlightDiagnostic remark = emitRemark(func.getLoc());
+  remark << "sequence dim inferred from the attention: "
+         << describeArgDim(func, inferred.argNumber, inferred.dim)
+         << describeAligned(aligned);
+  addOtherSequences(func, inferred, choice, remark);
   return choice;
 }
 

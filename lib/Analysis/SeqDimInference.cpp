@@ -29,7 +29,7 @@ void mlir::seqpar::collectSeqParAttentionTokens(
   func.walk([&](Operation *op) {
     if (isa<AttentionOp, AttentionBlockOp>(op))
       for (Value operand : op->getOperands().take_front(3))
-        tokens.push_back({operand, 2});
+        tokens.push_back({operand, 2, op});
   });
 }
 
@@ -365,9 +365,13 @@ SeqDimInference mlir::seqpar::inferSeqDim(func::FuncOp func,
   // How many token dims reach each argument, and at which dims.
   TokenTracer tracer(func);
   llvm::MapVector<unsigned, int64_t> votes;
+  // Per token dim, the arguments it reaches (for `otherSequences`).
+  SmallVector<llvm::SmallDenseSet<unsigned, 2>> argsOf;
   for (const AttentionTokens &start : tokens) {
     llvm::DenseSet<unsigned> voted;
+    argsOf.emplace_back();
     for (auto [arg, dim] : tracer.trace(start)) {
+      argsOf.back().insert(arg);
       SmallVector<int64_t, 2> &dims = result.reached[arg];
       if (!llvm::is_contained(dims, dim))
         dims.push_back(dim);
@@ -411,5 +415,31 @@ SeqDimInference mlir::seqpar::inferSeqDim(func::FuncOp func,
   }
   result.argNumber = best;
   result.dim = dims.front();
+  // A self-attention none of whose operands reads the chosen argument's
+  // tokens attends over another sequence (docs/context-parallelism.md,
+  // "Encoder-decoder: two sequences").
+  for (size_t first = 0; first < tokens.size();) {
+    size_t end = first + 1;
+    while (end < tokens.size() && tokens[end].attention &&
+           tokens[end].attention == tokens[first].attention)
+      ++end;
+    ArrayRef<llvm::SmallDenseSet<unsigned, 2>> group(&argsOf[first],
+                                                     end - first);
+    first = end;
+    if (group.size() != 3 || !tokens[end - 1].attention ||
+        llvm::any_of(group, [&](const auto &args) {
+          return args.contains(best);
+        }))
+      continue;
+    for (unsigned arg : group.front()) {
+      ArrayRef<int64_t> argDims = result.reached[arg];
+      if (group[1].contains(arg) && group[2].contains(arg) &&
+          argDims.size() == 1 &&
+          !llvm::is_contained(result.otherSequences,
+                              std::make_pair(arg, argDims.front())))
+        result.otherSequences.push_back({arg, argDims.front()});
+    }
+  }
+  llvm::sort(result.otherSequences);
   return result;
 }

@@ -162,3 +162,63 @@ func.func @opaque(%x: tensor<2x8x16xf32>) -> tensor<2x4x8x4xf32> {
   %o = seqpar.attention %q, %q, %q {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
   return %o : tensor<2x4x8x4xf32>
 }
+
+// -----
+
+// Tests an encoder-decoder (docs/context-parallelism.md, "Encoder-decoder:
+// two sequences"): the encoder's self-attention and the cross-attention's
+// K/V read %x, so %x is the sequence; the decoder's self-attention reads
+// only %y, a second sequence of as many tokens, sharded with it.
+
+func.func @encoder_decoder(%x: tensor<2x8x16xf32>, %y: tensor<2x8x16xf32>) -> tensor<2x4x8x4xf32> {
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; a second sequence, the tokens of a self-attention that reads none of the first: dim 1 of argument #1 of type 'tensor<2x8x16xf32>'}}
+  // expected-remark @-2 {{argument sequence dims: [1, 1]}}
+  %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %hy = tensor.expand_shape %y [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %e = tensor.empty() : tensor<2x4x8x4xf32>
+  %kx = linalg.transpose ins(%hx : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %qy = linalg.transpose ins(%hy : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %enc = seqpar.attention %kx, %kx, %kx {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %dec = seqpar.attention %qy, %qy, %qy {scale = 0.5 : f32, causal} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %cross = seqpar.attention %dec, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  return %cross : tensor<2x4x8x4xf32>
+}
+
+// -----
+
+// Tests a decoder sequence of another length: it stays whole (the rewrites
+// shard sequences of one length), with the reason in the remark.
+
+func.func @encoder_decoder_lengths(%x: tensor<2x8x16xf32>, %y: tensor<2x4x16xf32>) -> tensor<2x4x4x4xf32> {
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; dim 1 of argument #1 of type 'tensor<2x4x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its 4 tokens are not the first's 8, and the rewrites shard sequences of one length}}
+  // expected-remark @-2 {{argument sequence dims: [1, -1]}}
+  %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %hy = tensor.expand_shape %y [[0], [1], [2, 3]] output_shape [2, 4, 4, 4] : tensor<2x4x16xf32> into tensor<2x4x4x4xf32>
+  %ex = tensor.empty() : tensor<2x4x8x4xf32>
+  %ey = tensor.empty() : tensor<2x4x4x4xf32>
+  %kx = linalg.transpose ins(%hx : tensor<2x8x4x4xf32>) outs(%ex : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %qy = linalg.transpose ins(%hy : tensor<2x4x4x4xf32>) outs(%ey : tensor<2x4x4x4xf32>) permutation = [0, 2, 1, 3]
+  %enc = seqpar.attention %kx, %kx, %kx {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %dec = seqpar.attention %qy, %qy, %qy {scale = 0.5 : f32, causal} : tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32> -> tensor<2x4x4x4xf32>
+  %cross = seqpar.attention %dec, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x4x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x4x4xf32>
+  return %cross : tensor<2x4x4x4xf32>
+}
+
+// -----
+
+// Tests that queries from another argument with no self-attention of their
+// own (a cross-attention only) are no second sequence: every attention
+// reads %x.
+
+func.func @cross_only(%x: tensor<2x8x16xf32>, %y: tensor<2x8x16xf32>) -> tensor<2x4x8x4xf32> {
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'}}
+  // expected-remark @-2 {{argument sequence dims: [1, -1]}}
+  %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %hy = tensor.expand_shape %y [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %e = tensor.empty() : tensor<2x4x8x4xf32>
+  %kx = linalg.transpose ins(%hx : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %qy = linalg.transpose ins(%hy : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %enc = seqpar.attention %kx, %kx, %kx {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %cross = seqpar.attention %qy, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  return %cross : tensor<2x4x8x4xf32>
+}

@@ -24,6 +24,10 @@ namespace mlir::seqpar {
 struct AttentionTokens {
   Value value;
   int64_t dim;
+  /// The attention whose query, key or value this is (the `seqpar.attention`
+  /// op, or the P.V product of a written-out one); its three operands are
+  /// appended one after another.
+  Operation *attention = nullptr;
 };
 
 /// Appends dim 2 of the query, key and value of every `seqpar.attention` and
@@ -41,6 +45,12 @@ struct SeqDimInference {
   /// Every argument dim some attention's tokens were followed back to
   /// (argument number -> dims), e.g. a RoPE table [s, d] besides the input.
   llvm::MapVector<unsigned, SmallVector<int64_t, 2>> reached;
+  /// Other token sequences (an encoder-decoder's decoder input beside its
+  /// encoder input): argument dims that the query, key and value of an
+  /// attention all reach when none of the three reaches `argNumber`, each
+  /// reached at that one dim only (argument number, dim). Their lengths are
+  /// not compared here.
+  SmallVector<std::pair<unsigned, int64_t>> otherSequences;
 
   bool succeeded() const { return argNumber >= 0; }
 };
@@ -53,7 +63,8 @@ struct SeqDimInference {
 /// V; a position table only Q and K); it must be reached at a single dim.
 /// Fails, with `why`, without attention, when no token dim reaches an
 /// argument, when two arguments tie, or when the chosen one is reached at
-/// two dims (both dims of an [s, s] mask).
+/// two dims (both dims of an [s, s] mask). Once an argument is chosen, the
+/// self-attentions that read none of its tokens name `otherSequences`.
 SeqDimInference inferSeqDim(func::FuncOp func,
                             ArrayRef<AttentionTokens> tokens);
 
