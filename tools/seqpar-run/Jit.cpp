@@ -15,6 +15,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
@@ -201,15 +202,46 @@ unsigned getHostVectorWidth() {
   std::_Exit(5); // seqpar_rt_abort_job never returns
 }
 
+/// The wrapper around the program that seqpar-run calls (`compile` builds
+/// it; ExecutionEngine packs its C interface as "_mlir_" + this name).
+static constexpr llvm::StringLiteral kWrapperName = "__seqpar_main";
+static constexpr llvm::StringLiteral kCInterfaceName =
+    "_mlir_ciface___seqpar_main";
+
+/// Keeps, of the module ExecutionEngine hands over, only what seqpar-run
+/// calls: the packed C interface of the wrapper. ExecutionEngine wraps every
+/// function in a packed `_mlir_<name>`; the wrappers of the program and of
+/// `kWrapperName` call them with one argument per memref field (about 1800
+/// for a 12-layer model's weights), and instruction selection takes time
+/// quadratic in a call's stack arguments (docs/runtime-and-run.md, "Code
+/// generation", the entry's wrappers). Every other function becomes
+/// internal, so the optimiser deletes the unused wrappers, and the program
+/// (`entryName`) and `kWrapperName`, each called once, are inlined into the
+/// C interface: no call passes the expanded descriptors.
+static void internalizeAllButEntry(llvm::Module &module,
+                                   llvm::StringRef entryName) {
+  std::string packedEntry = ("_mlir_" + kCInterfaceName).str();
+  for (llvm::Function &fn : module) {
+    if (fn.isDeclaration() || fn.getName() == packedEntry)
+      continue;
+    fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+    if ((fn.getName() == entryName || fn.getName() == kWrapperName) &&
+        !fn.hasFnAttribute(llvm::Attribute::NoInline))
+      fn.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+}
+
 /// LLVM's default pipeline at `optLevel` for `machine`, with libmvec's
-/// vector functions, as an ExecutionEngine transformer. Appends the names
-/// of the vector functions the optimised module calls to `vectorCalls` and
-/// writes the module to `irFile` (unless empty).
+/// vector functions, as an ExecutionEngine transformer, after
+/// internalizeAllButEntry. Appends the names of the vector functions the
+/// optimised module calls to `vectorCalls` and writes the module to `irFile`
+/// (unless empty).
 static std::function<llvm::Error(llvm::Module *)>
 makeHostOptimizer(unsigned optLevel, unsigned preferVectorWidth,
-                  llvm::TargetMachine *machine, std::string irFile,
-                  std::vector<std::string> &vectorCalls) {
+                  llvm::TargetMachine *machine, std::string entryName,
+                  std::string irFile, std::vector<std::string> &vectorCalls) {
   return [=, &vectorCalls](llvm::Module *module) -> llvm::Error {
+    internalizeAllButEntry(*module, entryName);
     // LLVM tunes AVX-512 server cores to 256-bit vectors (the clock drop
     // of early AVX-512 parts); the program's exp, max and sum loops run
     // faster at 512 on the cores measured (docs/runtime-and-run.md,
@@ -249,6 +281,9 @@ makeHostOptimizer(unsigned optLevel, unsigned preferVectorWidth,
         optLevel == 0
             ? builder.buildO0DefaultPipeline(levels[0])
             : builder.buildPerModuleDefaultPipeline(levels[optLevel]);
+    // O0 inlines the always-inline functions but deletes nothing.
+    if (optLevel == 0)
+      mpm.addPass(llvm::GlobalDCEPass());
     mpm.run(*module, mam);
     for (llvm::Function &fn : *module)
       if (fn.isDeclaration() && fn.getName().starts_with("_ZGV"))
@@ -267,6 +302,8 @@ makeHostOptimizer(unsigned optLevel, unsigned preferVectorWidth,
 std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
                                          const JitOptions &options) {
   MLIRContext *ctx = module.getContext();
+  // The lowering replaces `entry` with an llvm.func of the same name.
+  std::string entryName = entry.getName().str();
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
   Location loc = entry.getLoc();
@@ -277,7 +314,7 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
     types.push_back(
         MemRefType::get(tensor.getShape(), tensor.getElementType()));
   }
-  auto wrapper = func::FuncOp::create(b, loc, "__seqpar_main",
+  auto wrapper = func::FuncOp::create(b, loc, kWrapperName,
                                       b.getFunctionType(types, {}));
   wrapper->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   Block *body = wrapper.addEntryBlock();
@@ -302,7 +339,7 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
     pipelineOptions.attentionKvTile = options.attentionKvTile;
   buildLowerToLLVMPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
-    fail("lowering " + entry.getName() + " to LLVM failed (see above)");
+    fail("lowering " + entryName + " to LLVM failed (see above)");
 
   ExecutionEngineOptions engineOptions;
   // memrefCopy and friends, which the memref lowering calls for copies of
@@ -314,7 +351,8 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
   std::vector<std::string> vectorCalls;
   auto transformer =
       makeHostOptimizer(options.optLevel, options.preferVectorWidth,
-                        machine.get(), options.llvmIrFile, vectorCalls);
+                        machine.get(), entryName, options.llvmIrFile,
+                        vectorCalls);
   engineOptions.transformer = transformer;
   // The engine generates code with its own copy of the host machine.
   auto engine = ExecutionEngine::create(
@@ -361,7 +399,7 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
   (*engine)->initialize();
   // LLJIT generates code at the first lookup: do it here, so the JIT's time
   // is the compile call's.
-  if (auto entryFn = (*engine)->lookupPacked("_mlir_ciface___seqpar_main");
+  if (auto entryFn = (*engine)->lookupPacked(kCInterfaceName);
       !entryFn)
     fail("JIT compilation failed: " + llvm::toString(entryFn.takeError()));
   return std::move(*engine);
@@ -394,7 +432,7 @@ void invoke(ExecutionEngine &engine, std::vector<npy::Array> &inputs,
   for (void *&pointer : pointers)
     args.push_back(&pointer);
   if (llvm::Error error =
-          engine.invokePacked("_mlir_ciface___seqpar_main", args))
+          engine.invokePacked(kCInterfaceName, args))
     fail("invocation failed: " + llvm::toString(std::move(error)));
 }
 
