@@ -67,18 +67,38 @@ static std::string describeAligned(ArrayRef<unsigned> aligned) {
   return text + " (integers of the same type: token-aligned)";
 }
 
-/// Adds the other token sequences `inferred` found (an encoder-decoder's
-/// decoder input) to `choice` when they have as many tokens as the chosen
-/// argument and are split as it is; says in `remark` which it added and why
-/// any other stays as it is. Every rank then holds one block of each, and a
-/// cross-attention attends the other's blocks like a self-attention
-/// (docs/context-parallelism.md, "Encoder-decoder: two sequences").
+/// The token sequences `inferred` found besides `first` (the chosen
+/// argument dim): its first sequence and its other sequences, but `first`.
+/// None when `first` is not one of them (an option naming another dim).
+static SmallVector<std::pair<unsigned, int64_t>>
+sequencesBeside(const SeqDimInference &inferred,
+                std::pair<unsigned, int64_t> first) {
+  SmallVector<std::pair<unsigned, int64_t>> all(inferred.otherSequences);
+  all.push_back({unsigned(inferred.argNumber), inferred.dim});
+  if (!llvm::is_contained(all, first))
+    return {};
+  llvm::erase(all, first);
+  return all;
+}
+
+/// Adds the token sequences `inferred` found besides `first` (an
+/// encoder-decoder's decoder input beside its encoder input) to `choice`
+/// when they have as many tokens as `first`, laid out alike (a dim of the
+/// same size: the analyses take a sequence's length from it) and split as
+/// it is; says in `remark` which it added and why any other stays as it is.
+/// Every rank then holds one block of each, and a cross-attention attends
+/// the other's blocks like a self-attention (docs/context-parallelism.md,
+/// "Encoder-decoder: two sequences").
 static void addOtherSequences(func::FuncOp func,
                               const SeqDimInference &inferred,
+                              std::pair<unsigned, int64_t> first,
                               ArgSeqDims &choice, InFlightDiagnostic &remark) {
-  auto lengthOf = [&](unsigned arg, int64_t dim) {
+  auto sizeOf = [&](unsigned arg, int64_t dim) {
     return cast<RankedTensorType>(func.getArgument(arg).getType())
         .getDimSize(dim);
+  };
+  auto tokensOf = [&](unsigned arg, int64_t dim) {
+    return inferred.tokens.lookup({arg, dim});
   };
   // How a rewrite before this one split the dim (CP before SP): sequences
   // split differently hold different tokens per rank.
@@ -86,9 +106,10 @@ static void addOtherSequences(func::FuncOp func,
     ShardingAttr sharding = getArgSharding(func, arg);
     return sharding ? sharding.getDimSharding(dim) : DimShardingAttr();
   };
-  int64_t length = lengthOf(inferred.argNumber, inferred.dim);
-  DimShardingAttr split = splitOf(inferred.argNumber, inferred.dim);
-  for (auto [arg, dim] : inferred.otherSequences) {
+  int64_t tokens = tokensOf(first.first, first.second);
+  int64_t size = sizeOf(first.first, first.second);
+  DimShardingAttr split = splitOf(first.first, first.second);
+  for (auto [arg, dim] : sequencesBeside(inferred, first)) {
     if (choice.dims[arg] >= 0)
       continue;
     if (splitOf(arg, dim) != split) {
@@ -97,12 +118,22 @@ static void addOtherSequences(func::FuncOp func,
                 "first, stays as it is: it is not split as the first is";
       continue;
     }
-    if (lengthOf(arg, dim) != length) {
+    if (tokensOf(arg, dim) != tokens) {
       remark << "; " << describeArgDim(func, arg, dim)
              << ", the tokens of a self-attention that reads none of the "
                 "first, stays whole: its "
-             << lengthOf(arg, dim) << " tokens are not the first's " << length
+             << tokensOf(arg, dim) << " tokens are not the first's " << tokens
              << ", and the rewrites shard sequences of one length";
+      continue;
+    }
+    if (sizeOf(arg, dim) != size) {
+      remark << "; " << describeArgDim(func, arg, dim)
+             << ", the tokens of a self-attention that reads none of the "
+                "first, stays whole: its dim holds its "
+             << tokens << " tokens in " << sizeOf(arg, dim)
+             << " elements, the first's in " << size
+             << " (tokens flattened with other dims), and the rewrites shard "
+                "sequences of one layout";
       continue;
     }
     choice.dims[arg] = dim;
@@ -155,22 +186,23 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   if (choice.any()) {
     if (!inferred.succeeded())
       return choice;
-    if (choice.dims[inferred.argNumber] == inferred.dim) {
-      // The option names the dim of the first argument of larger rank; the
-      // attributes name every sequence themselves.
-      if (!fromAttribute && !inferred.otherSequences.empty()) {
-        InFlightDiagnostic remark = emitRemark(func.getLoc());
-        remark << "sequence dim: the seq-dim=" << optionSeqDim
-               << " option names "
-               << describeArgDim(func, inferred.argNumber, inferred.dim);
-        addOtherSequences(func, inferred, choice, remark);
-      }
-      return choice;
-    }
     unsigned given = inferred.argNumber;
     if (choice.dims[given] < 0)
       given = llvm::find_if(choice.dims, [](int64_t d) { return d >= 0; }) -
               choice.dims.begin();
+    // The option names the dim of the first argument of larger rank; when
+    // that is one of the sequences the attention reads, the others join it.
+    // The attributes name every sequence themselves.
+    std::pair<unsigned, int64_t> named{given, choice.dims[given]};
+    if (!fromAttribute && !sequencesBeside(inferred, named).empty()) {
+      InFlightDiagnostic remark = emitRemark(func.getLoc());
+      remark << "sequence dim: the seq-dim=" << optionSeqDim << " option names "
+             << describeArgDim(func, given, choice.dims[given]);
+      addOtherSequences(func, inferred, named, choice, remark);
+      return choice;
+    }
+    if (choice.dims[inferred.argNumber] == inferred.dim)
+      return choice;
     std::string source =
         fromAttribute
             ? std::string("the seqpar.seq_dim attribute")
@@ -229,7 +261,8 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   remark << "sequence dim inferred from the attention: "
          << describeArgDim(func, inferred.argNumber, inferred.dim)
          << describeAligned(aligned);
-  addOtherSequences(func, inferred, choice, remark);
+  addOtherSequences(func, inferred, {inferred.argNumber, inferred.dim}, choice,
+                    remark);
   return choice;
 }
 

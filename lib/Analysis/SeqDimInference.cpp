@@ -44,6 +44,10 @@ struct Digit {
   int64_t length;
 };
 
+/// An argument dim a token digit reaches, and how many tokens the digit
+/// has there (fewer than the dim's size where it is flattened with others).
+using ArgDim = std::tuple<unsigned, int64_t, int64_t>;
+
 /// Follows attention tokens back to the function's arguments. Every digit
 /// reached is resolved once, to the argument dims it leads to, and shared by
 /// all traces: the attentions of a deep model all lead back through the same
@@ -53,13 +57,13 @@ public:
   explicit TokenTracer(func::FuncOp func) : func(func) {}
 
   /// Argument dims reached from `start`, sorted.
-  ArrayRef<std::pair<unsigned, int64_t>> trace(AttentionTokens start);
+  ArrayRef<ArgDim> trace(AttentionTokens start);
   /// The first op on the way without a rule (for diagnostics).
   Operation *firstStop = nullptr;
 
 private:
   using Key = std::tuple<Value, int64_t, int64_t, int64_t>;
-  using Reach = SmallVector<std::pair<unsigned, int64_t>, 1>;
+  using Reach = SmallVector<ArgDim, 1>;
 
   /// Resolves `root` and every digit it leads to (iteratively: a chain of
   /// thousands of ops must not recurse) and returns its entry in `reach`.
@@ -139,8 +143,7 @@ unsigned TokenTracer::resolve(const Digit &root) {
   return resolved.lookup(keyOf(root));
 }
 
-ArrayRef<std::pair<unsigned, int64_t>>
-TokenTracer::trace(AttentionTokens start) {
+ArrayRef<ArgDim> TokenTracer::trace(AttentionTokens start) {
   auto type = dyn_cast<RankedTensorType>(start.value.getType());
   if (!type || start.dim >= type.getRank() || type.isDynamicDim(start.dim))
     return {};
@@ -159,7 +162,7 @@ void TokenTracer::visit(const Digit &digit) {
   };
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &func.getBody().front())
-      own.push_back({arg.getArgNumber(), digit.dim});
+      own.push_back({arg.getArgNumber(), digit.dim, digit.length});
     else if (!firstStop)
       firstStop = arg.getOwner()->getParentOp();
     return;
@@ -370,8 +373,9 @@ SeqDimInference mlir::seqpar::inferSeqDim(func::FuncOp func,
   for (const AttentionTokens &start : tokens) {
     llvm::DenseSet<unsigned> voted;
     argsOf.emplace_back();
-    for (auto [arg, dim] : tracer.trace(start)) {
+    for (auto [arg, dim, length] : tracer.trace(start)) {
       argsOf.back().insert(arg);
+      result.tokens.try_emplace({arg, dim}, length);
       SmallVector<int64_t, 2> &dims = result.reached[arg];
       if (!llvm::is_contained(dims, dim))
         dims.push_back(dim);

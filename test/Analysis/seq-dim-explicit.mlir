@@ -75,3 +75,22 @@ func.func @option_encoder_decoder(%x: tensor<8x2x16xf32>, %y: tensor<8x2x16xf32>
   %cross = seqpar.attention %dec, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
   return %cross : tensor<2x4x8x4xf32>
 }
+
+// -----
+
+// Tests the option naming the decoder's dim (the decoder comes first): the
+// encoder, whose self-attention reads none of the decoder's tokens, joins it.
+
+func.func @option_names_decoder(%y: tensor<8x2x16xf32>, %x: tensor<8x2x16xf32>) -> tensor<2x4x8x4xf32> {
+  // expected-remark @-1 {{sequence dim: the seq-dim=0 option names dim 0 of argument #0 of type 'tensor<8x2x16xf32>'; a second sequence, the tokens of a self-attention that reads none of the first: dim 0 of argument #1 of type 'tensor<8x2x16xf32>'}}
+  // expected-remark @-2 {{argument sequence dims: [0, 0]}}
+  %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [8, 2, 4, 4] : tensor<8x2x16xf32> into tensor<8x2x4x4xf32>
+  %hy = tensor.expand_shape %y [[0], [1], [2, 3]] output_shape [8, 2, 4, 4] : tensor<8x2x16xf32> into tensor<8x2x4x4xf32>
+  %e = tensor.empty() : tensor<2x4x8x4xf32>
+  %kx = linalg.transpose ins(%hx : tensor<8x2x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [1, 2, 0, 3]
+  %qy = linalg.transpose ins(%hy : tensor<8x2x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [1, 2, 0, 3]
+  %enc = seqpar.attention %kx, %kx, %kx {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %dec = seqpar.attention %qy, %qy, %qy {scale = 0.5 : f32, causal} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %cross = seqpar.attention %dec, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  return %cross : tensor<2x4x8x4xf32>
+}

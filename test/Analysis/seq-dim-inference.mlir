@@ -222,3 +222,44 @@ func.func @cross_only(%x: tensor<2x8x16xf32>, %y: tensor<2x8x16xf32>) -> tensor<
   %cross = seqpar.attention %qy, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
   return %cross : tensor<2x4x8x4xf32>
 }
+
+// -----
+
+// Tests a decoder flattened to [b*s, h] (2 x 4 tokens in a dim of 8) beside
+// an encoder of 8 tokens: the dims have the same size, the sequences not
+// the same length, so the decoder's stays whole.
+
+func.func @flattened_decoder_length(%x: tensor<2x8x16xf32>, %y: tensor<8x16xf32>) -> tensor<2x4x4x4xf32> {
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; dim 0 of argument #1 of type 'tensor<8x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its 4 tokens are not the first's 8, and the rewrites shard sequences of one length}}
+  // expected-remark @-2 {{argument sequence dims: [1, -1]}}
+  %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %hy = tensor.expand_shape %y [[0, 1], [2, 3]] output_shape [2, 4, 4, 4] : tensor<8x16xf32> into tensor<2x4x4x4xf32>
+  %ex = tensor.empty() : tensor<2x4x8x4xf32>
+  %ey = tensor.empty() : tensor<2x4x4x4xf32>
+  %kx = linalg.transpose ins(%hx : tensor<2x8x4x4xf32>) outs(%ex : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %qy = linalg.transpose ins(%hy : tensor<2x4x4x4xf32>) outs(%ey : tensor<2x4x4x4xf32>) permutation = [0, 2, 1, 3]
+  %enc = seqpar.attention %kx, %kx, %kx {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %dec = seqpar.attention %qy, %qy, %qy {scale = 0.5 : f32, causal} : tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32>, tensor<2x4x4x4xf32> -> tensor<2x4x4x4xf32>
+  %cross = seqpar.attention %dec, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x4x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x4x4xf32>
+  return %cross : tensor<2x4x4x4xf32>
+}
+
+// -----
+
+// Tests a decoder of as many tokens flattened with the batch ([b*s, h],
+// 2 x 8 in a dim of 16) beside an [s, b, h] encoder: the analyses take a
+// sequence's length from its dim, so the decoder's stays whole.
+
+func.func @flattened_decoder_layout(%x: tensor<8x2x16xf32>, %y: tensor<16x16xf32>) -> tensor<2x4x8x4xf32> {
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 0 of argument #0 of type 'tensor<8x2x16xf32>'; dim 0 of argument #1 of type 'tensor<16x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its dim holds its 8 tokens in 16 elements, the first's in 8 (tokens flattened with other dims), and the rewrites shard sequences of one layout}}
+  // expected-remark @-2 {{argument sequence dims: [0, -1]}}
+  %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [8, 2, 4, 4] : tensor<8x2x16xf32> into tensor<8x2x4x4xf32>
+  %hy = tensor.expand_shape %y [[0, 1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<16x16xf32> into tensor<2x8x4x4xf32>
+  %e = tensor.empty() : tensor<2x4x8x4xf32>
+  %kx = linalg.transpose ins(%hx : tensor<8x2x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [1, 2, 0, 3]
+  %qy = linalg.transpose ins(%hy : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %enc = seqpar.attention %kx, %kx, %kx {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %dec = seqpar.attention %qy, %qy, %qy {scale = 0.5 : f32, causal} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %cross = seqpar.attention %dec, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  return %cross : tensor<2x4x8x4xf32>
+}

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 
 #include <string>
@@ -45,11 +46,14 @@ struct SeqDimInference {
   /// Every argument dim some attention's tokens were followed back to
   /// (argument number -> dims), e.g. a RoPE table [s, d] besides the input.
   llvm::MapVector<unsigned, SmallVector<int64_t, 2>> reached;
+  /// The tokens each of `reached` holds: its size, or fewer where the
+  /// tokens are flattened with other dims ([b*s, h]).
+  llvm::DenseMap<std::pair<unsigned, int64_t>, int64_t> tokens;
   /// Other token sequences (an encoder-decoder's decoder input beside its
   /// encoder input): argument dims that the query, key and value of an
   /// attention all reach when none of the three reaches `argNumber`, each
   /// reached at that one dim only (argument number, dim). Their lengths are
-  /// not compared here.
+  /// not compared here (`tokens` has them).
   SmallVector<std::pair<unsigned, int64_t>> otherSequences;
 
   bool succeeded() const { return argNumber >= 0; }
