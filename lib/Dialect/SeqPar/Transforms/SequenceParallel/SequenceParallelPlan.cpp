@@ -290,15 +290,25 @@ void SequenceParallelPlan::pullForFewerBytes(
     Operation *def = v.getDefiningOp();
     if ((def && pulled.contains(def)) || gathered(v) || bytes(v) == 0)
       continue;
-    // The candidates downstream of v.
+    // The candidates downstream of v whose every sharded operand is
+    // gathered or computed whole once v is gathered (an op is reached once
+    // its last such operand is: the walk stays near v instead of following
+    // the residual stream to the end, which made the pass quadratic in
+    // depth).
     llvm::SetVector<Operation *> reached;
+    auto whole = [&](Value operand) {
+      Operation *from = operand.getDefiningOp();
+      return !shardedValues.count(operand) || operand == v ||
+             gathered(operand) ||
+             (from && (pulled.contains(from) || reached.contains(from)));
+    };
     SmallVector<Value> worklist{v};
     while (!worklist.empty())
       for (Operation *user : worklist.pop_back_val().getUsers())
-        if (pullable(user) && reached.insert(user))
+        if (pullable(user) && !reached.contains(user) &&
+            llvm::all_of(user->getOperands(), whole) && reached.insert(user))
           llvm::append_range(worklist, user->getResults());
-    // Those that can run on whole values once v is gathered: every sharded
-    // operand gathered or computed whole, every region user pulled too.
+    // Of those, the ones whose region users are pulled too.
     DenseSet<Operation *> set(reached.begin(), reached.end());
     for (bool changed = true; changed;) {
       changed = false;
