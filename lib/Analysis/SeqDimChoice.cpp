@@ -261,6 +261,11 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   remark << "sequence dim inferred from the attention: "
          << describeArgDim(func, inferred.argNumber, inferred.dim)
          << describeAligned(aligned);
+  for (unsigned arg : inferred.smallerTie)
+    remark << " (argument #" << arg << " of type "
+           << func.getArgument(arg).getType()
+           << " reaches as many attention operands and has fewer elements: "
+              "a table read by token, not the sequence)";
   addOtherSequences(func, inferred, {inferred.argNumber, inferred.dim}, choice,
                     remark);
   return choice;

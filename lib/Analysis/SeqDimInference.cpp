@@ -402,12 +402,27 @@ SeqDimInference mlir::seqpar::inferSeqDim(func::FuncOp func,
        << "'";
     return text;
   };
+  // A tie between arguments of different sizes (an [s, h] position table
+  // added to the [b, s, h] input reaches every operand the input does):
+  // the larger one, the activations, is the sequence; the other is read
+  // like any token-indexed table.
+  auto elements = [&](unsigned arg) {
+    auto type = cast<RankedTensorType>(func.getArgument(arg).getType());
+    return type.hasStaticShape() ? type.getNumElements() : int64_t(-1);
+  };
+  for (auto [arg, count] : votes)
+    if (count == votes.lookup(best) && elements(arg) > elements(best))
+      best = arg;
   for (auto [arg, count] : votes) {
-    if (arg != best && count == votes.lookup(best)) {
-      result.why = "the tokens of as many attention operands come from " +
-                   describe(best) + " as from " + describe(arg);
-      return result;
+    if (arg == best || count != votes.lookup(best))
+      continue;
+    if (elements(arg) >= 0 && elements(arg) < elements(best)) {
+      result.smallerTie.push_back(arg);
+      continue;
     }
+    result.why = "the tokens of as many attention operands come from " +
+                 describe(best) + " as from " + describe(arg);
+    return result;
   }
   ArrayRef<int64_t> dims = result.reached[best];
   if (dims.size() > 1) {
@@ -435,10 +450,18 @@ SeqDimInference mlir::seqpar::inferSeqDim(func::FuncOp func,
           return args.contains(best);
         }))
       continue;
-    for (unsigned arg : group.front()) {
+    // Of the arguments all three reach, the largest: a position table
+    // added to the decoder's input is read by token, as beside the first.
+    SmallVector<unsigned> inAll;
+    for (unsigned arg : group.front())
+      if (group[1].contains(arg) && group[2].contains(arg))
+        inAll.push_back(arg);
+    int64_t largest = -1;
+    for (unsigned arg : inAll)
+      largest = std::max(largest, elements(arg));
+    for (unsigned arg : inAll) {
       ArrayRef<int64_t> argDims = result.reached[arg];
-      if (group[1].contains(arg) && group[2].contains(arg) &&
-          argDims.size() == 1 &&
+      if (elements(arg) == largest && argDims.size() == 1 &&
           !llvm::is_contained(result.otherSequences,
                               std::make_pair(arg, argDims.front())))
         result.otherSequences.push_back({arg, argDims.front()});

@@ -263,3 +263,44 @@ func.func @flattened_decoder_layout(%x: tensor<8x2x16xf32>, %y: tensor<16x16xf32
   %cross = seqpar.attention %dec, %enc, %enc {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
   return %cross : tensor<2x4x8x4xf32>
 }
+
+// -----
+
+// Tests a learned position table [s, h] added to the input: it reaches
+// every attention operand the input does, so the vote ties; the larger
+// argument, the input, is the sequence, the table is read by token.
+
+#bsh = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#sh = affine_map<(d0, d1, d2) -> (d1, d2)>
+func.func @position_table(%x: tensor<2x8x16xf32>, %pos: tensor<8x16xf32>) -> tensor<2x4x8x4xf32> {
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>' (argument #1 of type 'tensor<8x16xf32>' reaches as many attention operands and has fewer elements: a table read by token, not the sequence)}}
+  // expected-remark @-2 {{argument sequence dims: [1, -1]}}
+  %e0 = tensor.empty() : tensor<2x8x16xf32>
+  %in = linalg.generic {indexing_maps = [#bsh, #sh, #bsh], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %pos : tensor<2x8x16xf32>, tensor<8x16xf32>) outs(%e0 : tensor<2x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x16xf32>
+  %h = tensor.expand_shape %in [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %e = tensor.empty() : tensor<2x4x8x4xf32>
+  %q = linalg.transpose ins(%h : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %o = seqpar.attention %q, %q, %q {scale = 0.5 : f32, causal} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  return %o : tensor<2x4x8x4xf32>
+}
+
+// -----
+
+// Tests a tie between arguments of the same size: no sequence dim (two
+// inputs, each read by as many attention operands).
+
+func.func @tie(%x: tensor<2x8x16xf32>, %y: tensor<2x8x16xf32>) -> tensor<2x4x8x4xf32> {
+  // expected-remark @-1 {{no sequence dim: none is given (a seqpar.seq_dim argument attribute or the 'seq-dim' option) and it cannot be inferred: the tokens of as many attention operands come from argument #0 of type 'tensor<2x8x16xf32>' as from argument #1 of type 'tensor<2x8x16xf32>'}}
+  %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %hy = tensor.expand_shape %y [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
+  %e = tensor.empty() : tensor<2x4x8x4xf32>
+  %qx = linalg.transpose ins(%hx : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %qy = linalg.transpose ins(%hy : tensor<2x8x4x4xf32>) outs(%e : tensor<2x4x8x4xf32>) permutation = [0, 2, 1, 3]
+  %o = seqpar.attention %qx, %qy, %qy {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  %p = seqpar.attention %qy, %qx, %qx {scale = 0.5 : f32} : tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32>, tensor<2x4x8x4xf32> -> tensor<2x4x8x4xf32>
+  return %p : tensor<2x4x8x4xf32>
+}

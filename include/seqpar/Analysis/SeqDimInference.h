@@ -55,6 +55,10 @@ struct SeqDimInference {
   /// reached at that one dim only (argument number, dim). Their lengths are
   /// not compared here (`tokens` has them).
   SmallVector<std::pair<unsigned, int64_t>> otherSequences;
+  /// Arguments that as many attention operands reach as `argNumber`, with
+  /// fewer elements (a position table added to the input): the larger one
+  /// was taken.
+  SmallVector<unsigned> smallerTie;
 
   bool succeeded() const { return argNumber >= 0; }
 };
@@ -66,8 +70,9 @@ struct SeqDimInference {
 /// chosen is the one the most token dims reach (the input reaches Q, K and
 /// V; a position table only Q and K); it must be reached at a single dim.
 /// Fails, with `why`, without attention, when no token dim reaches an
-/// argument, when two arguments tie, or when the chosen one is reached at
-/// two dims (both dims of an [s, s] mask). Once an argument is chosen, the
+/// argument, when two arguments tie (unless one has more elements: it is
+/// taken, the others named in `smallerTie`), or when the chosen one is
+/// reached at two dims (both dims of an [s, s] mask). Once an argument is chosen, the
 /// self-attentions that read none of its tokens name `otherSequences`.
 SeqDimInference inferSeqDim(func::FuncOp func,
                             ArrayRef<AttentionTokens> tokens);
