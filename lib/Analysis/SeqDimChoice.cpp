@@ -112,28 +112,24 @@ static void addOtherSequences(func::FuncOp func,
   for (auto [arg, dim] : sequencesBeside(inferred, first)) {
     if (choice.dims[arg] >= 0)
       continue;
-    if (splitOf(arg, dim) != split) {
+    std::string stays;
+    llvm::raw_string_ostream os(stays);
+    if (splitOf(arg, dim) != split)
+      os << "stays as it is: it is not split as the first is";
+    else if (tokensOf(arg, dim) != tokens)
+      os << "stays whole: its " << tokensOf(arg, dim)
+         << " tokens are not the first's " << tokens
+         << ", and the rewrites shard sequences of one length";
+    else if (sizeOf(arg, dim) != size)
+      os << "stays whole: its dim holds its " << tokens << " tokens in "
+         << sizeOf(arg, dim) << " elements, the first's in " << size
+         << " (tokens flattened with other dims), and the rewrites shard "
+            "sequences of one layout";
+    if (!stays.empty()) {
       remark << "; " << describeArgDim(func, arg, dim)
              << ", the tokens of a self-attention that reads none of the "
-                "first, stays as it is: it is not split as the first is";
-      continue;
-    }
-    if (tokensOf(arg, dim) != tokens) {
-      remark << "; " << describeArgDim(func, arg, dim)
-             << ", the tokens of a self-attention that reads none of the "
-                "first, stays whole: its "
-             << tokensOf(arg, dim) << " tokens are not the first's " << tokens
-             << ", and the rewrites shard sequences of one length";
-      continue;
-    }
-    if (sizeOf(arg, dim) != size) {
-      remark << "; " << describeArgDim(func, arg, dim)
-             << ", the tokens of a self-attention that reads none of the "
-                "first, stays whole: its dim holds its "
-             << tokens << " tokens in " << sizeOf(arg, dim)
-             << " elements, the first's in " << size
-             << " (tokens flattened with other dims), and the rewrites shard "
-                "sequences of one layout";
+                "first, "
+             << stays;
       continue;
     }
     choice.dims[arg] = dim;
@@ -217,11 +213,10 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   }
   if (!inferred.succeeded()) {
     // Two token sequences (an encoder's and a decoder's) read by the
-    // attentions, one of them split along its tokens by an earlier rewrite
-    // (CP, before SP on the TP axis): that one is the sequence
-    // (docs/context-parallelism.md, "TP x CP").
-    // Both sequences of an encoder-decoder may be split (one length each
-    // then, as the analysis requires; it reports a mismatch).
+    // attentions, split along their tokens by an earlier rewrite (CP,
+    // before SP on the TP axis): the split ones are the sequences, one or
+    // both, each at one dim (docs/context-parallelism.md, "TP x CP"); the
+    // analysis reports two of different lengths.
     SmallVector<std::pair<unsigned, int64_t>> split;
     bool unique = inferred.reached.size() >= 2;
     for (auto &[arg, dims] : inferred.reached) {

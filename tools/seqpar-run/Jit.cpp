@@ -399,8 +399,7 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
   (*engine)->initialize();
   // LLJIT generates code at the first lookup: do it here, so the JIT's time
   // is the compile call's.
-  if (auto entryFn = (*engine)->lookupPacked(kCInterfaceName);
-      !entryFn)
+  if (auto entryFn = (*engine)->lookupPacked(kCInterfaceName); !entryFn)
     fail("JIT compilation failed: " + llvm::toString(entryFn.takeError()));
   return std::move(*engine);
 }
@@ -431,8 +430,7 @@ void invoke(ExecutionEngine &engine, std::vector<npy::Array> &inputs,
   std::vector<void *> args;
   for (void *&pointer : pointers)
     args.push_back(&pointer);
-  if (llvm::Error error =
-          engine.invokePacked(kCInterfaceName, args))
+  if (llvm::Error error = engine.invokePacked(kCInterfaceName, args))
     fail("invocation failed: " + llvm::toString(std::move(error)));
 }
 

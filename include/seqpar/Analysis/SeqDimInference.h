@@ -72,8 +72,9 @@ struct SeqDimInference {
 /// Fails, with `why`, without attention, when no token dim reaches an
 /// argument, when two arguments tie (unless one has more elements: it is
 /// taken, the others named in `smallerTie`), or when the chosen one is
-/// reached at two dims (both dims of an [s, s] mask). Once an argument is chosen, the
-/// self-attentions that read none of its tokens name `otherSequences`.
+/// reached at two dims (both dims of an [s, s] mask). Once an argument is
+/// chosen, the self-attentions that read none of its tokens name
+/// `otherSequences`.
 SeqDimInference inferSeqDim(func::FuncOp func,
                             ArrayRef<AttentionTokens> tokens);
 

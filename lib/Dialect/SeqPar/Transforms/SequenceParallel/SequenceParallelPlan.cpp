@@ -295,18 +295,21 @@ void SequenceParallelPlan::pullForFewerBytes(
     // its last such operand is: the walk stays near v instead of following
     // the residual stream to the end, which made the pass quadratic in
     // depth).
-    llvm::SetVector<Operation *> reached;
-    auto whole = [&](Value operand) {
+    // `operand` is whole once v is gathered and the ops of `ran` run whole.
+    auto whole = [&](Value operand, const auto &ran) {
       Operation *from = operand.getDefiningOp();
       return !shardedValues.count(operand) || operand == v ||
              gathered(operand) ||
-             (from && (pulled.contains(from) || reached.contains(from)));
+             (from && (pulled.contains(from) || ran.contains(from)));
     };
+    llvm::SetVector<Operation *> reached;
+    auto wholeSoFar = [&](Value operand) { return whole(operand, reached); };
     SmallVector<Value> worklist{v};
     while (!worklist.empty())
       for (Operation *user : worklist.pop_back_val().getUsers())
         if (pullable(user) && !reached.contains(user) &&
-            llvm::all_of(user->getOperands(), whole) && reached.insert(user))
+            llvm::all_of(user->getOperands(), wholeSoFar) &&
+            reached.insert(user))
           llvm::append_range(worklist, user->getResults());
     // Of those, the ones whose region users are pulled too.
     DenseSet<Operation *> set(reached.begin(), reached.end());
@@ -316,10 +319,7 @@ void SequenceParallelPlan::pullForFewerBytes(
         if (!set.contains(op))
           continue;
         bool keep = llvm::all_of(op->getOperands(), [&](Value operand) {
-          Operation *from = operand.getDefiningOp();
-          return !shardedValues.count(operand) || operand == v ||
-                 gathered(operand) ||
-                 (from && (pulled.contains(from) || set.contains(from)));
+          return whole(operand, set);
         });
         keep &= llvm::all_of(op->getUsers(), [&](Operation *user) {
           return !regionOps.count(user) || pulled.contains(user) ||
