@@ -83,12 +83,13 @@ sequencesBeside(const SeqDimInference &inferred,
 
 /// Adds the token sequences `inferred` found besides `first` (an
 /// encoder-decoder's decoder input beside its encoder input) to `choice`
-/// when they have as many tokens as `first`, laid out alike (a dim of the
-/// same size: the analyses take a sequence's length from it) and split as
-/// it is; says in `remark` which it added and why any other stays as it is.
-/// Every rank then holds one block of each, and a cross-attention attends
-/// the other's blocks like a self-attention (docs/context-parallelism.md,
-/// "Encoder-decoder: two sequences").
+/// when they are split as it is and laid out so that the analyses read
+/// their length from their dim: as many tokens in a dim of the same size,
+/// or, for another length, a dim that holds the tokens alone (not
+/// flattened with a batch); says in `remark` which it added and why any
+/// other stays as it is. Every rank then holds one block of each, and a
+/// cross-attention attends the other's blocks like a self-attention
+/// (docs/context-parallelism.md, "Encoder-decoder: two sequences").
 static void addOtherSequences(func::FuncOp func,
                               const SeqDimInference &inferred,
                               std::pair<unsigned, int64_t> first,
@@ -114,17 +115,19 @@ static void addOtherSequences(func::FuncOp func,
       continue;
     std::string stays;
     llvm::raw_string_ostream os(stays);
+    int64_t own = tokensOf(arg, dim);
     if (splitOf(arg, dim) != split)
       os << "stays as it is: it is not split as the first is";
-    else if (tokensOf(arg, dim) != tokens)
-      os << "stays whole: its " << tokensOf(arg, dim)
-         << " tokens are not the first's " << tokens
-         << ", and the rewrites shard sequences of one length";
-    else if (sizeOf(arg, dim) != size)
+    else if (own == tokens && sizeOf(arg, dim) != size)
       os << "stays whole: its dim holds its " << tokens << " tokens in "
          << sizeOf(arg, dim) << " elements, the first's in " << size
          << " (tokens flattened with other dims), and the rewrites shard "
             "sequences of one layout";
+    else if (own != tokens && (sizeOf(arg, dim) != own || size != tokens))
+      os << "stays whole: its " << own << " tokens are not the first's "
+         << tokens << ", and a sequence of another length is sharded only "
+         << "where each dim holds its tokens alone (not flattened with "
+            "other dims)";
     if (!stays.empty()) {
       remark << "; " << describeArgDim(func, arg, dim)
              << ", the tokens of a self-attention that reads none of the "
@@ -135,8 +138,10 @@ static void addOtherSequences(func::FuncOp func,
     choice.dims[arg] = dim;
     remark << "; a second sequence, the tokens of a self-attention that reads "
               "none of the first: "
-           << describeArgDim(func, arg, dim)
-           << describeAligned(alignTokenArguments(func, arg, choice.dims));
+           << describeArgDim(func, arg, dim);
+    if (own != tokens)
+      remark << " (" << own << " tokens, the first " << tokens << ")";
+    remark << describeAligned(alignTokenArguments(func, arg, choice.dims));
   }
 }
 
@@ -256,14 +261,54 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   remark << "sequence dim inferred from the attention: "
          << describeArgDim(func, inferred.argNumber, inferred.dim)
          << describeAligned(aligned);
-  for (unsigned arg : inferred.smallerTie)
+  for (unsigned arg : inferred.smallerTie) {
+    // A tie with another sequence (an encoder-decoder's two inputs after
+    // CP) is said by addOtherSequences below.
+    if (llvm::any_of(inferred.otherSequences,
+                     [&](auto other) { return other.first == arg; }))
+      continue;
     remark << " (argument #" << arg << " of type "
            << func.getArgument(arg).getType()
            << " reaches as many attention operands and has fewer elements: "
               "a table read by token, not the sequence)";
+  }
   addOtherSequences(func, inferred, {inferred.argNumber, inferred.dim}, choice,
                     remark);
   return choice;
+}
+
+SmallVector<int64_t> mlir::seqpar::keepShardableLengths(func::FuncOp func,
+                                                        ArrayRef<int64_t> dims,
+                                                        int64_t pieces,
+                                                        StringRef rewrite,
+                                                        StringRef piecesText) {
+  SmallVector<int64_t> kept(dims);
+  auto lengthOf = [&](unsigned arg) -> int64_t {
+    auto type = dyn_cast<RankedTensorType>(func.getArgument(arg).getType());
+    if (!type || kept[arg] >= type.getRank() || type.isDynamicDim(kept[arg]))
+      return -1; // The token-wise analysis reports it.
+    return type.getDimSize(kept[arg]);
+  };
+  int64_t first = -1;
+  for (unsigned arg = 0; arg < kept.size(); ++arg) {
+    if (kept[arg] < 0)
+      continue;
+    int64_t length = lengthOf(arg);
+    if (first < 0)
+      first = length;
+    if (length < 0 || length == first ||
+        (first % pieces == 0 && length % pieces == 0))
+      continue;
+    int64_t uneven = first % pieces ? first : length;
+    emitRemark(func.getArgument(arg).getLoc())
+        << rewrite << ": dim " << kept[arg] << " of argument #" << arg << " ("
+        << length << " tokens, another sequence than the first's " << first
+        << ") stays whole: " << (uneven == first ? "the first" : "its")
+        << " length " << uneven << " does not divide into the " << piecesText
+        << ", and a padded sequence is sharded alone";
+    kept[arg] = -1;
+  }
+  return kept;
 }
 
 std::string mlir::seqpar::whyInvalidSeqDimOption(int64_t seqDim) {

@@ -80,12 +80,11 @@ const TokenWiseInfo &TokenWiseAnalysis::getInfo(Operation *op) const {
 void TokenWiseAnalysis::setSeqDim(Value value, StridedDim seqDim) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   // Only static dims that really hold the whole sequence digit qualify.
-  if (!type || seqDim.dim < 0 || seqDim.inner <= 0 ||
-      seqDim.dim >= type.getRank() ||
-      type.isDynamicDim(seqDim.dim) ||
-      type.getDimSize(seqDim.dim) % (seqLen * seqDim.inner) != 0)
+  if (!type || seqDim.dim < 0 || seqDim.inner <= 0 || seqDim.extent <= 0 ||
+      seqDim.dim >= type.getRank() || type.isDynamicDim(seqDim.dim) ||
+      type.getDimSize(seqDim.dim) % (seqDim.extent * seqDim.inner) != 0)
     return;
-  seqDim.outer = type.getDimSize(seqDim.dim) / (seqLen * seqDim.inner);
+  seqDim.outer = type.getDimSize(seqDim.dim) / (seqDim.extent * seqDim.inner);
   seqDims[value] = seqDim;
 }
 
@@ -99,22 +98,22 @@ SmallVector<SequenceBlock> mlir::seqpar::findSequenceBlocks(func::FuncOp func) {
         SeqParDialect::kSequenceBlockAttrName);
     if (!marker || marker.size() != 3 || op.getNumResults() != 1)
       continue;
-    blocks.push_back(
-        {op.getResult(0), StridedDim{marker[0], marker[2]}, marker[1]});
+    blocks.push_back({op.getResult(0),
+                      StridedDim{marker[0], marker[2], 1, marker[1]},
+                      marker[1]});
   }
   return blocks;
 }
 
 LogicalResult TokenWiseAnalysis::run() {
   SmallVector<SequenceBlock> blocks = findSequenceBlocks(func);
-  for (const SequenceBlock &block : blocks) {
-    if (seqLen >= 0 && seqLen != block.tokens)
-      return emitError(block.value.getLoc())
-             << "sequence blocks disagree on their length: " << seqLen
-             << " and " << block.tokens << " tokens";
-    seqLen = block.tokens;
-  }
-  int64_t blockLen = seqLen;
+  // Blocks of two lengths: an encoder-decoder's two sequences.
+  for (const SequenceBlock &block : blocks)
+    if (!llvm::is_contained(seqLens, block.tokens))
+      seqLens.push_back(block.tokens);
+  SmallVector<int64_t> blockLens(seqLens);
+  if (!seqLens.empty())
+    seqLen = seqLens.front();
   SmallVector<unsigned> seededArgs;
   for (auto [index, dim] : llvm::enumerate(argSeqDims)) {
     if (dim < 0)
@@ -136,19 +135,23 @@ LogicalResult TokenWiseAnalysis::run() {
              << ", dim " << dim << ")";
     // Beside blocks, an argument of another length holds the whole sequence
     // the blocks are taken from (a padded context-parallel program).
-    if (blockLen >= 0 && length != blockLen)
+    if (!blockLens.empty() && !llvm::is_contained(blockLens, length))
       continue;
-    if (seqLen >= 0 && seqLen != length)
-      return emitError(func.getArgument(index).getLoc())
-             << "arguments disagree on the sequence length: " << seqLen
-             << " and " << length << " (argument #" << index << ")";
-    seqLen = length;
+    // Arguments of other lengths are other sequences (an encoder-decoder's
+    // two inputs): each value carries its own sequence's length.
+    if (seqLen < 0)
+      seqLen = length;
+    if (!llvm::is_contained(seqLens, length))
+      seqLens.push_back(length);
     seededArgs.push_back(index);
   }
   if (seqLen < 0 || func.getBody().empty())
     return success();
   for (unsigned index : seededArgs)
-    seqDims[func.getArgument(index)] = StridedDim{argSeqDims[index], 1};
+    seqDims[func.getArgument(index)] =
+        StridedDim{argSeqDims[index], 1, 1,
+                   cast<RankedTensorType>(func.getArgument(index).getType())
+                       .getDimSize(argSeqDims[index])};
   DenseMap<Value, StridedDim> seeds;
   for (const SequenceBlock &block : blocks)
     seeds[block.value] = block.seq;
@@ -227,7 +230,7 @@ classifyCaptures(linalg::LinalgOp op, const TokenWiseAnalysis &analysis,
       auto index = extract.getIndices()[seq->dim].getDefiningOp<linalg::IndexOp>();
       auto type = cast<RankedTensorType>(v.getType());
       if (!index || static_cast<int64_t>(index.getDim()) != info.seqLoop ||
-          seq->inner != loopSeq.inner ||
+          seq->inner != loopSeq.inner || seq->extent != loopSeq.extent ||
           type.getDimSize(seq->dim) != ranges[info.seqLoop]) {
         why = "extracts from a sequence-carrying value at a position other "
               "than the token its sequence loop visits";
@@ -309,12 +312,19 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
     if (info.seqLoop < 0) {
       info.seqLoop = loop;
       loopSeq = seq;
-    } else if (loop != info.seqLoop || seq->inner != loopSeq->inner) {
+    } else if (loop != info.seqLoop || seq->inner != loopSeq->inner ||
+               seq->extent != loopSeq->extent) {
       if (mixReason.empty())
-        mixReason = "operand #" + std::to_string(operand.getOperandNumber()) +
-                    " reads other tokens (its sequence dim follows loop d" +
-                    std::to_string(loop) + ", not d" +
-                    std::to_string(info.seqLoop) + ")";
+        mixReason =
+            "operand #" + std::to_string(operand.getOperandNumber()) +
+            (loop == info.seqLoop && seq->extent != loopSeq->extent
+                 ? " carries another sequence along loop d" +
+                       std::to_string(loop) + " (" +
+                       std::to_string(seq->extent) + " tokens, not " +
+                       std::to_string(loopSeq->extent) + ")"
+                 : " reads other tokens (its sequence dim follows loop d" +
+                       std::to_string(loop) + ", not d" +
+                       std::to_string(info.seqLoop) + ")");
       if (loop != info.seqLoop && op.isDpsInput(&operand) &&
           !map.isFunctionOfDim(info.seqLoop))
         otherLoopInputs.push_back(operand.getOperandNumber());
@@ -372,9 +382,10 @@ static TokenWiseInfo classifyLinalg(linalg::LinalgOp op,
   std::string resultReason;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     int64_t position = info.operandDims[init.getOperandNumber()];
-    resultDims.push_back(parallel && position >= 0
-                             ? StridedDim{position, loopSeq->inner}
-                             : StridedDim{});
+    resultDims.push_back(
+        parallel && position >= 0
+            ? StridedDim{position, loopSeq->inner, 1, loopSeq->extent}
+            : StridedDim{});
     if (position < 0 && resultReason.empty())
       resultReason = "result #" + std::to_string(resultDims.size() - 1) +
                      " does not keep the sequence dim";
@@ -475,9 +486,13 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
                         "has regions that use a sequence-carrying value");
 
   auto operandSeq = [&](unsigned index) { return getSeqDim(op->getOperand(index)); };
-  auto readsTokens = [&](unsigned index, StridedDim seq) {
+  // An attention operand [b, a, s, d] whose dim 2 holds its sequence's
+  // tokens: that sequence, which the results it follows keep.
+  auto attentionTokens = [&](unsigned index) -> std::optional<StridedDim> {
     std::optional<StridedDim> operand = operandSeq(index);
-    return operand && operand->sameDigit(seq);
+    if (!operand || operand->dim != 2 || operand->inner != 1)
+      return std::nullopt;
+    return operand;
   };
 
   // Linalg (named and generic).
@@ -493,6 +508,15 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
   TokenWiseInfo info;
   info.kind = Kind::TokenWise;
   info.operandDims.assign(op->getNumOperands(), -1);
+  // Why operand `i`, laid out as `other`, does not line up with `seq`.
+  auto otherDigit = [](unsigned i, StridedDim other, StridedDim seq) {
+    std::string why = "operand #" + std::to_string(i);
+    if (other.extent != seq.extent)
+      return why + " carries another sequence (" +
+             std::to_string(other.extent) + " tokens, not " +
+             std::to_string(seq.extent) + ")";
+    return why + " carries the sequence in another dim";
+  };
   // The first `count` operands (concat's inputs, insert_slice's source and
   // destination) hold the sequence as `seq` where they hold it at all: they
   // get its dim; else the reason for the first that does not.
@@ -501,9 +525,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
     for (unsigned i = 0; i < count; ++i) {
       std::optional<StridedDim> other = operandSeq(i);
       if (other && !other->sameDigit(seq))
-        return notTokenWise(Kind::NotTokenWise,
-                            "operand #" + Twine(i) +
-                                " carries the sequence in another dim");
+        return notTokenWise(Kind::NotTokenWise, otherDigit(i, *other, seq));
       info.operandDims[i] = seq.dim;
     }
     return std::nullopt;
@@ -531,9 +553,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
                             "operand #" + Twine(i) + " has another rank");
       std::optional<StridedDim> other = operandSeq(i);
       if (other && !other->sameDigit(*seq))
-        return notTokenWise(Kind::NotTokenWise,
-                            "operand #" + Twine(i) +
-                                " carries the sequence in another dim");
+        return notTokenWise(Kind::NotTokenWise, otherDigit(i, *other, *seq));
       if (type.getDimSize(seq->dim) == resultType.getDimSize(seq->dim))
         info.operandDims[i] = seq->dim;
       else if (type.getDimSize(seq->dim) != 1)
@@ -557,7 +577,8 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
             if (d > seq.dim)
               inner *= srcType.getDimSize(d);
           info.operandDims[0] = seq.dim;
-          setSeqDim(collapse.getResult(), StridedDim{(int64_t)group, inner});
+          setSeqDim(collapse.getResult(),
+                    StridedDim{(int64_t)group, inner, 1, seq.extent});
         }
         return info;
       })
@@ -569,13 +590,13 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         SmallVector<int64_t> sizes;
         for (int64_t d : dims)
           sizes.push_back(resultType.getDimSize(d));
-        auto found = findSeqInExpansion(sizes, seq.inner, seqLen);
+        auto found = findSeqInExpansion(sizes, seq.inner, seq.extent);
         if (!found)
           return notTokenWise(Kind::NotTokenWise,
                               "splits the sequence across several dims");
         info.operandDims[0] = seq.dim;
         setSeqDim(expand.getResult(),
-                  StridedDim{dims[found->first], found->second});
+                  StridedDim{dims[found->first], found->second, 1, seq.extent});
         return info;
       })
       .Case<tensor::ExtractSliceOp>([&](tensor::ExtractSliceOp slice) {
@@ -591,7 +612,8 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         for (int64_t d = 0; d < seq.dim; ++d)
           resultDim += dropped.test(d) ? 0 : 1;
         info.operandDims[0] = seq.dim;
-        setSeqDim(slice.getResult(), StridedDim{resultDim, seq.inner});
+        setSeqDim(slice.getResult(),
+                  StridedDim{resultDim, seq.inner, 1, seq.extent});
         return info;
       })
       .Case<tensor::InsertSliceOp>([&](tensor::InsertSliceOp insert) {
@@ -637,7 +659,7 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
              llvm::enumerate(transpose.getPerms()))
           if (inputDim == seq.dim)
             setSeqDim(transpose.getResult(),
-                      StridedDim{(int64_t)resultDim, seq.inner});
+                      StridedDim{(int64_t)resultDim, seq.inner, 1, seq.extent});
         return info;
       })
       .Case<tosa::ReshapeOp>([&](tosa::ReshapeOp reshape) {
@@ -653,12 +675,13 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         for (int64_t d = seq.dim + 1; d < srcType.getRank(); ++d)
           stride *= srcType.getDimSize(d);
         auto found =
-            findSeqInExpansion(resultType.getShape(), stride, seqLen);
+            findSeqInExpansion(resultType.getShape(), stride, seq.extent);
         if (!found)
           return notTokenWise(Kind::NotTokenWise,
                               "splits the sequence across several dims");
         info.operandDims[0] = seq.dim;
-        setSeqDim(reshape.getResult(), StridedDim{found->first, found->second});
+        setSeqDim(reshape.getResult(),
+                  StridedDim{found->first, found->second, 1, seq.extent});
         return info;
       })
       .Case<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
@@ -676,8 +699,8 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
         // [N, H, W] x [N, W, C]: tokens along H of A, or along the batch N
         // of both.
         std::optional<StridedDim> a = operandSeq(0), b = operandSeq(1);
-        if (!a || a->dim == 2 || (b && (b->dim != 0 || a->dim != 0 ||
-                                        b->inner != a->inner)))
+        if (!a || a->dim == 2 ||
+            (b && (b->dim != 0 || a->dim != 0 || !b->sameDigit(*a))))
           return notTokenWise(Kind::NotTokenWise,
                               "reads other tokens (contracts or mixes the "
                               "sequence)");
@@ -723,11 +746,10 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<AttentionOp>([&](AttentionOp attention) {
         // Every query reads every key: not token-wise, but the output keeps
         // the queries' sequence dim (context parallelism rewrites the op).
-        StridedDim tokens{2, 1};
-        if (readsTokens(0, tokens))
-          setSeqDim(attention.getResult(), tokens);
+        if (std::optional<StridedDim> queries = attentionTokens(0))
+          setSeqDim(attention.getResult(), *queries);
         for (unsigned i = 0; i < 3; ++i)
-          if (readsTokens(i, tokens))
+          if (attentionTokens(i))
             info.operandDims[i] = 2;
         TokenWiseInfo mixing = notTokenWise(
             Kind::NotTokenWise, "attends across the sequence");
@@ -737,16 +759,14 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<AttentionBackwardOp>([&](AttentionBackwardOp backward) {
         // The gradients follow the tokens of what they differentiate: dQ
         // the queries', dK and dV the keys'. Not token-wise either.
-        StridedDim tokens{2, 1};
         for (unsigned i = 0; i < 5; ++i)
-          if (readsTokens(i, tokens))
+          if (attentionTokens(i))
             info.operandDims[i] = 2;
-        if (readsTokens(0, tokens))
-          setSeqDim(backward.getQueryGrad(), tokens);
-        if (readsTokens(1, tokens))
-          setSeqDim(backward.getKeyGrad(), tokens);
-        if (readsTokens(2, tokens))
-          setSeqDim(backward.getValueGrad(), tokens);
+        Value grads[] = {backward.getQueryGrad(), backward.getKeyGrad(),
+                         backward.getValueGrad()};
+        for (auto [i, grad] : llvm::enumerate(grads))
+          if (std::optional<StridedDim> tokens = attentionTokens(i))
+            setSeqDim(grad, *tokens);
         TokenWiseInfo mixing = notTokenWise(
             Kind::NotTokenWise, "attends across the sequence");
         mixing.operandDims = info.operandDims;
@@ -755,10 +775,9 @@ TokenWiseInfo TokenWiseAnalysis::classify(Operation *op) {
       .Case<AttentionBlockOp, AttentionMergeOp>([&](Operation *attention) {
         // Context parallelism's block ops: out and LSE follow the queries'
         // (or the first partial's) tokens; not token-wise.
-        StridedDim tokens{2, 1};
-        if (readsTokens(0, tokens))
+        if (std::optional<StridedDim> tokens = attentionTokens(0))
           for (Value result : attention->getResults())
-            setSeqDim(result, tokens);
+            setSeqDim(result, *tokens);
         return notTokenWise(Kind::NotTokenWise,
                             "combines attention over the sequence");
       })

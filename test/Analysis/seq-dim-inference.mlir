@@ -186,12 +186,12 @@ func.func @encoder_decoder(%x: tensor<2x8x16xf32>, %y: tensor<2x8x16xf32>) -> te
 
 // -----
 
-// Tests a decoder sequence of another length: it stays whole (the rewrites
-// shard sequences of one length), with the reason in the remark.
+// Tests a decoder sequence of another length: a second sequence too, each
+// value carrying its own length (the remark gives both).
 
 func.func @encoder_decoder_lengths(%x: tensor<2x8x16xf32>, %y: tensor<2x4x16xf32>) -> tensor<2x4x4x4xf32> {
-  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; dim 1 of argument #1 of type 'tensor<2x4x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its 4 tokens are not the first's 8, and the rewrites shard sequences of one length}}
-  // expected-remark @-2 {{argument sequence dims: [1, -1]}}
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; a second sequence, the tokens of a self-attention that reads none of the first: dim 1 of argument #1 of type 'tensor<2x4x16xf32>' (4 tokens, the first 8)}}
+  // expected-remark @-2 {{argument sequence dims: [1, 1]}}
   %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
   %hy = tensor.expand_shape %y [[0], [1], [2, 3]] output_shape [2, 4, 4, 4] : tensor<2x4x16xf32> into tensor<2x4x4x4xf32>
   %ex = tensor.empty() : tensor<2x4x8x4xf32>
@@ -227,10 +227,11 @@ func.func @cross_only(%x: tensor<2x8x16xf32>, %y: tensor<2x8x16xf32>) -> tensor<
 
 // Tests a decoder flattened to [b*s, h] (2 x 4 tokens in a dim of 8) beside
 // an encoder of 8 tokens: the dims have the same size, the sequences not
-// the same length, so the decoder's stays whole.
+// the same length; the analyses read a length from the dim, which holds
+// the batch too, so the decoder's stays whole.
 
 func.func @flattened_decoder_length(%x: tensor<2x8x16xf32>, %y: tensor<8x16xf32>) -> tensor<2x4x4x4xf32> {
-  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; dim 0 of argument #1 of type 'tensor<8x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its 4 tokens are not the first's 8, and the rewrites shard sequences of one length}}
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; dim 0 of argument #1 of type 'tensor<8x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its 4 tokens are not the first's 8, and a sequence of another length is sharded only where each dim holds its tokens alone (not flattened with other dims)}}
   // expected-remark @-2 {{argument sequence dims: [1, -1]}}
   %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
   %hy = tensor.expand_shape %y [[0, 1], [2, 3]] output_shape [2, 4, 4, 4] : tensor<8x16xf32> into tensor<2x4x4x4xf32>

@@ -52,6 +52,10 @@ struct TestTokenWisePass
           remark << ", loop d" << info.seqLoop;
         if (info.positionDependent)
           remark << ", position-dependent";
+        // Which sequence, when the function has several lengths.
+        if (std::optional<StridedDim> seq = analysis.getSeqDim(op.getResult(0));
+            seq && analysis.getSeqLens().size() > 1)
+          remark << ", " << seq->extent << " tokens";
         break;
       }
       case TokenWiseInfo::Kind::NotTokenWise:

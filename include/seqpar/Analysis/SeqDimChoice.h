@@ -43,6 +43,19 @@ struct ArgSeqDims {
 /// choice the attention contradicts is kept, with a remark naming both.
 ArgSeqDims chooseArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
 
+/// `dims` (per argument of `func`) without the sequences of another length
+/// than the first argument's (an encoder-decoder's decoder beside its
+/// encoder) that cannot be sharded beside it into `pieces` pieces: padding
+/// shards one length (padded arguments stay whole, and the blocks cut from
+/// them carry one length), so every length must divide into the pieces. A
+/// remark on each argument left out, prefixed "`rewrite`: ", says that it
+/// stays whole and why (`piecesText` names the pieces: "4 pieces over grid
+/// axes [1]").
+SmallVector<int64_t> keepShardableLengths(func::FuncOp func,
+                                          ArrayRef<int64_t> dims,
+                                          int64_t pieces, StringRef rewrite,
+                                          StringRef piecesText);
+
 /// Why a `seq-dim` option value names no dim whatever the function (-1, the
 /// default, infers it); empty when it may.
 std::string whyInvalidSeqDimOption(int64_t seqDim);

@@ -29,11 +29,16 @@ struct StridedDim {
   int64_t dim = -1;
   int64_t inner = 1;
   int64_t outer = 1;
+  /// The digit's extent where the user tracks it: the token-wise analysis
+  /// gives each sequence-carrying value its sequence's length (an
+  /// encoder-decoder has two); 0 where not tracked (the TP planner's splits).
+  int64_t extent = 0;
 
-  /// The same digit: same dim and stride, so each element stands for the
-  /// same position (the sequence's token) whatever the dim's size.
+  /// The same digit: same dim, stride and extent, so each element stands
+  /// for the same position (the same sequence's token) whatever the dim's
+  /// size.
   bool sameDigit(const StridedDim &o) const {
-    return dim == o.dim && inner == o.inner;
+    return dim == o.dim && inner == o.inner && extent == o.extent;
   }
   /// The same per-rank pieces: with the dim's size fixed, rank r's chunk of
   /// each block is the same whatever part of extent * inner is called inner.

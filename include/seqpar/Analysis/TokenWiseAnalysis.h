@@ -107,9 +107,10 @@ SmallVector<SequenceBlock> findSequenceBlocks(func::FuncOp func);
 /// Unknown when it consumes a sequence-carrying value.
 class TokenWiseAnalysis {
 public:
-  /// `argSeqDims[i]` is the sequence dim of argument i, or -1. All arguments
-  /// with a sequence dim must agree on its (static) length; `run` reports a
-  /// located error otherwise.
+  /// `argSeqDims[i]` is the sequence dim of argument i, or -1. Its (static)
+  /// size is that sequence's length; arguments of different lengths are
+  /// different sequences (docs/context-parallelism.md, "Encoder-decoder: two
+  /// sequences"), of which each value carries at most one.
   TokenWiseAnalysis(func::FuncOp func, ArrayRef<int64_t> argSeqDims);
 
   /// Runs the analysis. Fails, after emitting an error on the function, when
@@ -123,8 +124,13 @@ public:
   /// Classification of a top-level op of the function body.
   const TokenWiseInfo &getInfo(Operation *op) const;
   /// Sequence length (elements; a block's when the function marks blocks),
-  /// or -1 when no argument or block carries one.
+  /// or -1 when no argument or block carries one. With sequences of several
+  /// lengths (an encoder-decoder's), the first sequence argument's; each
+  /// value's own is its StridedDim's `extent`.
   int64_t getSeqLen() const { return seqLen; }
+  /// The distinct sequence lengths, the first sequence argument's (or the
+  /// blocks') first; empty when no argument or block carries one.
+  ArrayRef<int64_t> getSeqLens() const { return seqLens; }
 
 private:
   /// Classifies the top-level ops in order; `seeds` start the sequence at
@@ -138,6 +144,7 @@ private:
   func::FuncOp func;
   SmallVector<int64_t> argSeqDims;
   int64_t seqLen = -1;
+  SmallVector<int64_t> seqLens;
   llvm::DenseMap<Value, StridedDim> seqDims;
   llvm::DenseMap<Operation *, TokenWiseInfo> infos;
   TokenWiseInfo noSequence;

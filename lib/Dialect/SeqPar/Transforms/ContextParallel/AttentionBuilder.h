@@ -26,16 +26,21 @@ namespace mlir::seqpar {
 /// the attention's).
 class AttentionBuilder {
 public:
+  /// `shards` is the queries' sequence and `kvShards` the keys' and
+  /// values' (the same builder but for an encoder-decoder's cross-attention,
+  /// whose two sequences may differ in length).
   AttentionBuilder(Operation *op, Value query, Value key, Value value,
                    Value mask, FloatAttr scale, bool causal, Region &dropout,
                    Value headOffset, SequenceShardBuilder &shards,
+                   SequenceShardBuilder &kvShards,
                    DistributedAttentionStats &stats);
   AttentionBuilder(AttentionOp op, SequenceShardBuilder &shards,
+                   SequenceShardBuilder &kvShards,
                    DistributedAttentionStats &stats)
       : AttentionBuilder(op, op.getQuery(), op.getKey(), op.getValue(),
                          op.getMask(), op.getScaleAttr(), op.getCausal(),
-                         op.getDropout(), op.getHeadOffset(), shards, stats) {
-  }
+                         op.getDropout(), op.getHeadOffset(), shards, kvShards,
+                         stats) {}
 
   /// The layout of `strategy` (none for all-gather-KV): ring over the
   /// builder's axes, Ulysses over them, or hybrid over [ring, Ulysses].
@@ -144,11 +149,21 @@ private:
   /// Along the tokens of [b, a, n, d], viewed as [outer, inner, n/(outer*
   /// inner)] chunks: the chunks transposed to [inner, outer, ...].
   Value swapChunks(Value input, int64_t outer, int64_t inner);
-  /// Global position of token `i` of the u*s/c tokens that ring rank `source`
-  /// holds after the all-to-all (in the zigzag-halves order when
-  /// `halvesFirst`).
-  Value groupPosition(OpBuilder &ob, Location l, Value source, Value i);
-  Value groupPositions(Value source);
+  /// The sequence the queries or the keys and values carry: its shard
+  /// builder and the tokens of it one rank holds.
+  struct Tokens {
+    SequenceShardBuilder *shards;
+    int64_t localLen;
+  };
+  /// Global position of token `i` of the u*s/c tokens of `tokens` that ring
+  /// rank `source` holds after the all-to-all (in the zigzag-halves order
+  /// when `halvesFirst`).
+  Value groupPosition(OpBuilder &ob, Location l, const Tokens &tokens,
+                      Value source, Value i);
+  Value groupPositions(const Tokens &tokens, Value source);
+  /// The positions of this ring rank's own K/V block: `qPos`, its queries',
+  /// unless the keys are another sequence (a cross-attention).
+  Value ownKeyPositions(Value qPos);
   /// Ring rank (r - step) mod r: whose K/V block this rank holds after
   /// `step` shifts.
   Value ringSource(int64_t step);
@@ -209,12 +224,13 @@ private:
   /// clones, and the global index of the attention's first head.
   Region *dropout;
   Value headOffset;
+  /// The queries' builder, whose grid axes and ranks the keys' shares.
   SequenceShardBuilder &shards;
   DistributedAttentionStats &stats;
   OpBuilder b;
   Location loc;
   int64_t numRanks;
-  int64_t localLen;
+  Tokens queries, keys;
   Value maskHeadOffset;
   /// The blocks' head_offset: the attention's, plus the first head of the
   /// rank's Ulysses chunk.

@@ -20,6 +20,7 @@
 
 #include "seqpar/Analysis/AttentionMatch.h"
 #include "seqpar/Analysis/KVCache.h"
+#include "seqpar/Analysis/SeqDimChoice.h"
 #include "seqpar/Analysis/SoftmaxMatch.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
@@ -129,7 +130,14 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     llvm::interleave(axes, os, ", ");
     return text;
   };
-  TokenWiseAnalysis analysis(func, argSeqDims);
+  std::optional<int64_t> chunks =
+      zigzag ? llvm::checkedMul<int64_t>(2, numRanks) : numRanks;
+  TokenWiseAnalysis analysis(
+      func, chunks ? keepShardableLengths(
+                         func, argSeqDims, *chunks, "context-parallel",
+                         std::to_string(*chunks) + " pieces over grid axes [" +
+                             axesString() + "]")
+                   : SmallVector<int64_t>(argSeqDims));
   if (failed(analysis.run()))
     return failure();
   int64_t seqLen = analysis.getSeqLen();
@@ -140,8 +148,6 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
            << "context-parallel: the " << numRanks << " ranks of grid axes ["
            << axesString() << "] of " << grid << " exceed the sequence length "
            << seqLen << ": a context-parallel size is at most s";
-  std::optional<int64_t> chunks =
-      zigzag ? llvm::checkedMul<int64_t>(2, numRanks) : numRanks;
   if (!chunks)
     return emitError(func.getLoc()) << "context-parallel: 2 x " << numRanks
                                     << " zigzag chunks overflow a 64-bit count";
@@ -200,6 +206,9 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   // forwards that have one.
   llvm::DenseMap<Operation *, AttentionOp> forwardOf;
   llvm::DenseSet<Operation *> hasBackward;
+  // Each distributed attention's query and key sequence lengths (a
+  // cross-attention's may differ), read before its operands are rewritten.
+  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> attentionLengths;
   llvm::MapVector<Operation *, std::string> boundaries;
   for (Operation &op : body) {
     bool readsShard = llvm::any_of(
@@ -241,6 +250,9 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
           return failure();
         ++numAttention;
         localOps.insert(&op);
+        attentionLengths[&op] = {
+            analysis.getSeqDim(attention.getQuery())->extent,
+            analysis.getSeqDim(attention.getKey())->extent};
         sharded.insert(attention.getResult());
         continue;
       }
@@ -343,8 +355,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     if (padded)
       break; // Token-wise users localize them.
     StridedDim seq = *analysis.getSeqDim(arg);
-    arg.setType(
-        builder.localType(cast<RankedTensorType>(arg.getType()), seq.dim));
+    arg.setType(builder.forLength(seq.extent)
+                    .localType(cast<RankedTensorType>(arg.getType()), seq.dim));
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
     if (!sharding)
       sharding = ShardingAttr::getReplicated(context, grid);
@@ -401,9 +413,10 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       KeepCyclicKV keep{target.kvCacheInterleave,
                         returnedAsCache(attention.getKey()),
                         returnedAsCache(attention.getValue())};
-      DistributedAttention local =
-          distributeAttention(attention, strategy, builder,
-                              hasBackward.contains(op), stats, keep);
+      auto [queryLength, keyLength] = attentionLengths.at(op);
+      DistributedAttention local = distributeAttention(
+          attention, strategy, builder.forLength(queryLength),
+          builder.forLength(keyLength), hasBackward.contains(op), stats, keep);
       if (hasBackward.contains(op))
         savedForBackward[op] = local.state;
       for (auto [mine, all] : local.gatheredKV)
@@ -416,8 +429,10 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     }
     if (auto backward = dyn_cast<AttentionBackwardOp>(op)) {
       localizeWholeArgs(backward, backward.getMask());
+      auto [queryLength, keyLength] = attentionLengths.at(forwardOf.at(op));
       SmallVector<Value, 3> grads = distributeAttentionBackward(
-          backward, strategy, builder, savedForBackward.at(forwardOf.at(op)),
+          backward, strategy, builder.forLength(queryLength),
+          builder.forLength(keyLength), savedForBackward.at(forwardOf.at(op)),
           target.keepKV, backwardStats);
       replaceLocal(backward, grads);
       ++counts.attentionRewritten;
@@ -427,8 +442,9 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       builder.reduceOnShards(op, analysis, reduction->second.kind,
                              reduction->second.seq, localValues);
       ++numReductions;
-      reductionBytes += builder.allReduceBytes(
-          cast<RankedTensorType>(op->getResult(0).getType()));
+      reductionBytes += builder.forLength(reduction->second.seq.extent)
+                            .allReduceBytes(cast<RankedTensorType>(
+                                op->getResult(0).getType()));
       continue;
     }
     builder.shardTokenWiseOp(op, analysis, localValues);
@@ -453,7 +469,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
       use->set(global);
     ++gathered;
     gatheredBytes +=
-        builder.gatherOrScatterBytes(cast<RankedTensorType>(global.getType()));
+        builder.forLength(entry.seq.extent)
+            .gatherOrScatterBytes(cast<RankedTensorType>(global.getType()));
     if (first != returnOp.getOperation())
       emitRemark(first->getLoc())
           << "context-parallel: all_gather before '" << first->getName()
@@ -531,7 +548,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
                                  returnOp.getOperandTypes()));
   InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "context-parallel over " << grid << " axes [" << axesString()
-         << "] (c=" << numRanks << ", s=" << seqLen;
+         << "] (c=" << numRanks << ", s=";
+  llvm::interleave(analysis.getSeqLens(), remark, " and ");
   if (padded)
     remark << " padded to " << builder.getLocalSeqLen() * numRanks;
   remark << ", " << (zigzag ? "zigzag" : "contiguous") << "): " << numAttention

@@ -42,6 +42,13 @@ std::string mlir::seqpar::whyNotDistributable(AttentionOp op,
       return "is an attention whose query, key and value do not all carry "
              "the sharded sequence at dim 2 of [b, a, s, d]";
   }
+  // A cross-attention may read two sequences of different lengths, one for
+  // the queries and one for the keys and values (the verifier allows the
+  // causal flag on one length only).
+  if (analysis.getSeqDim(op.getValue())->extent !=
+      analysis.getSeqDim(op.getKey())->extent)
+    return "is an attention whose key and value carry sequences of different "
+           "lengths";
   if (Value mask = op.getMask();
       mask && (sharded.contains(mask) || analysis.getSeqDim(mask)))
     return "is an attention whose mask is sharded along the sequence (each "
@@ -96,12 +103,13 @@ AttentionBuilder::AttentionBuilder(Operation *op, Value query, Value key,
                                    bool causal, Region &dropout,
                                    Value headOffset,
                                    SequenceShardBuilder &shards,
+                                   SequenceShardBuilder &kvShards,
                                    DistributedAttentionStats &stats)
     : op(op), query(query), key(key), value(value), mask(mask), scale(scale),
-      causal(causal), dropout(&dropout), headOffset(headOffset),
-      shards(shards), stats(stats), b(op), loc(op->getLoc()),
-      numRanks(shards.getNumRanks()),
-      localLen(cast<RankedTensorType>(query.getType()).getDimSize(2)),
+      causal(causal), dropout(&dropout), headOffset(headOffset), shards(shards),
+      stats(stats), b(op), loc(op->getLoc()), numRanks(shards.getNumRanks()),
+      queries{&shards, cast<RankedTensorType>(query.getType()).getDimSize(2)},
+      keys{&kvShards, cast<RankedTensorType>(key.getType()).getDimSize(2)},
       blockHeadOffset(headOffset) {}
 
 void AttentionBuilder::setLayout(AttentionStrategy strategy) {
@@ -267,22 +275,25 @@ Value AttentionBuilder::result(Partial partial) {
 }
 
 Value AttentionBuilder::positionsInRankOrder() {
-  return shards.positionTensor(
-      b, loc, numRanks * localLen, [&](OpBuilder &nb, Location nloc, Value i) {
-        Value len = arith::ConstantIndexOp::create(nb, nloc, localLen);
+  return SequenceShardBuilder::positionTensor(
+      b, loc, numRanks * keys.localLen,
+      [&](OpBuilder &nb, Location nloc, Value i) {
+        Value len = arith::ConstantIndexOp::create(nb, nloc, keys.localLen);
         Value rank = arith::DivUIOp::create(nb, nloc, i, len);
         Value local = arith::RemUIOp::create(nb, nloc, i, len);
-        return shards.globalToken(nb, nloc, rank, local);
+        return keys.shards->globalToken(nb, nloc, rank, local);
       });
 }
 
-Value AttentionBuilder::groupPosition(OpBuilder &ob, Location l, Value source,
+Value AttentionBuilder::groupPosition(OpBuilder &ob, Location l,
+                                      const Tokens &tokens, Value source,
                                       Value i) {
   auto constant = [&](int64_t value) {
     return arith::ConstantIndexOp::create(ob, l, value);
   };
+  int64_t localLen = tokens.localLen;
   if (ulyssesRanks == 1)
-    return shards.globalToken(ob, l, source, i);
+    return tokens.shards->globalToken(ob, l, source, i);
   // Token i came from Ulysses rank j, local token t: group rank
   // source * u + j.
   Value j, t;
@@ -301,7 +312,7 @@ Value AttentionBuilder::groupPosition(OpBuilder &ob, Location l, Value source,
   }
   Value rank = arith::AddIOp::create(
       ob, l, arith::MulIOp::create(ob, l, source, constant(ulyssesRanks)), j);
-  return shards.globalToken(ob, l, rank, t);
+  return tokens.shards->globalToken(ob, l, rank, t);
 }
 
 Value AttentionBuilder::insertTokens(OpBuilder &ob, Value part, Value into,
@@ -317,11 +328,11 @@ Value AttentionBuilder::insertTokens(OpBuilder &ob, Value part, Value into,
       .getResult();
 }
 
-Value AttentionBuilder::groupPositions(Value source) {
+Value AttentionBuilder::groupPositions(const Tokens &tokens, Value source) {
   return SequenceShardBuilder::positionTensor(
-      b, loc, ulyssesRanks * localLen,
+      b, loc, ulyssesRanks * tokens.localLen,
       [&](OpBuilder &nb, Location nl, Value i) {
-        return groupPosition(nb, nl, source, i);
+        return groupPosition(nb, nl, tokens, source, i);
       });
 }
 
@@ -329,7 +340,7 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
                                                      Value qPos, Value k,
                                                      Value v, Partial acc) {
   int64_t tokens = cast<RankedTensorType>(q.getType()).getDimSize(2);
-  Value kvPos = groupPositions(ringSource(step));
+  Value kvPos = groupPositions(keys, ringSource(step));
   if (!causal)
     return buildAttentionMerge(b, loc, acc, block(b, q, k, v, qPos, kvPos));
   // The branch yields the step's partial for all local queries (rows it does
@@ -381,6 +392,10 @@ AttentionBuilder::Partial AttentionBuilder::ringStep(int64_t step, Value q,
   return buildAttentionMerge(b, loc, acc, Partial::of(branch.getResults()));
 }
 
+Value AttentionBuilder::ownKeyPositions(Value qPos) {
+  return keys.shards == queries.shards ? qPos : groupPositions(keys, ringRank);
+}
+
 Value AttentionBuilder::ringSource(int64_t step) {
   return arith::RemUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, ringRank, index(ringRanks - step)),
@@ -415,7 +430,8 @@ void AttentionBuilder::markRing(StringRef kind) {
 }
 
 AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
-  Value qPos = groupPositions(ringRank);
+  Value qPos = groupPositions(queries, ringRank);
+  Value ownKVPos = ownKeyPositions(qPos);
   Partial acc;
   for (int64_t step = 0; step < ringRanks; ++step) {
     // Start the next transfer before this step's compute; wait after it.
@@ -428,7 +444,7 @@ AttentionBuilder::Partial AttentionBuilder::ring(Value q, Value k, Value v) {
     }
     heldBlocks.push_back({k, v});
     // The diagonal block: the rank's own K/V.
-    acc = step == 0 ? block(b, q, k, v, qPos, qPos)
+    acc = step == 0 ? block(b, q, k, v, qPos, ownKVPos)
                     : ringStep(step, q, qPos, k, v, acc);
     // This rank's tokens of the block, while the next one is in flight.
     if (keepCyclic.interleave > 0) {
@@ -521,7 +537,7 @@ Value AttentionBuilder::keepOwnedTokens(Value block, Value source,
 
 Value AttentionBuilder::localPositions() {
   return SequenceShardBuilder::positionTensor(
-      b, loc, localLen, [&](OpBuilder &nb, Location nl, Value i) {
+      b, loc, queries.localLen, [&](OpBuilder &nb, Location nl, Value i) {
         return shards.globalToken(nb, nl, shards.rank(b), i);
       });
 }
@@ -686,8 +702,9 @@ void AttentionBuilder::prepareInputs(bool zeroPaddingQueries) {
 
 DistributedAttention mlir::seqpar::distributeAttention(
     AttentionOp op, AttentionStrategy strategy, SequenceShardBuilder &builder,
-    bool forBackward, DistributedAttentionStats &stats, KeepCyclicKV keep) {
-  AttentionBuilder attention(op, builder, stats);
+    SequenceShardBuilder &kvBuilder, bool forBackward,
+    DistributedAttentionStats &stats, KeepCyclicKV keep) {
+  AttentionBuilder attention(op, builder, kvBuilder, stats);
   attention.prepareInputs(forBackward);
   attention.setLayout(strategy);
   if (strategy == AttentionStrategy::AllGather)

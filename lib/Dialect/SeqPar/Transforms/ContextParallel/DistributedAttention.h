@@ -98,7 +98,9 @@ LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks,
                                 StringRef fallback);
 
 /// Builds the distributed form of `op`, whose operands already hold this
-/// rank's tokens (s/c, contiguous or zigzag as `builder` says), and returns
+/// rank's tokens (s/c, contiguous or zigzag as `builder` says for the
+/// queries and `kvBuilder` for the keys and values: the same builder but for
+/// a cross-attention between sequences of different lengths), and returns
 /// the local attention output [b, a, s/c, d] with what a backward reads (with
 /// `forBackward`, padding query rows are zeroed too, so that their LSE stays
 /// finite). `op` itself is left for the caller to replace. Hybrid needs the
@@ -106,12 +108,11 @@ LogicalResult checkUlyssesHeads(AttentionOp op, int64_t numRanks,
 /// axes as one group.
 /// Under the ring strategy on one grid axis (not padded), the key and value
 /// `keep` names are also returned block-cyclic (DistributedAttention::keptKV).
-DistributedAttention distributeAttention(AttentionOp op,
-                                         AttentionStrategy strategy,
-                                         SequenceShardBuilder &builder,
-                                         bool forBackward,
-                                         DistributedAttentionStats &stats,
-                                         KeepCyclicKV keep = {});
+DistributedAttention
+distributeAttention(AttentionOp op, AttentionStrategy strategy,
+                    SequenceShardBuilder &builder,
+                    SequenceShardBuilder &kvBuilder, bool forBackward,
+                    DistributedAttentionStats &stats, KeepCyclicKV keep = {});
 
 /// Builds the distributed backward of `op` (whyNotDistributable above is
 /// empty) from its forward's `state`, with the strategy the forward used:
@@ -120,11 +121,13 @@ DistributedAttention distributeAttention(AttentionOp op,
 /// reduce-scattered) or Ulysses/hybrid (the conjugate all-to-alls). With
 /// `keepKV` the ring reads the forward's K/V blocks (state.ringBlocks)
 /// instead of circulating K/V again. `op`'s out_grad holds this rank's
-/// tokens. Returns the local dQ [b, a, s/c, d], dK and dV [b, a_kv, s/c, d]
-/// in `op`'s result types; `op` is left for the caller to replace.
+/// tokens (`builder` and `kvBuilder` as for distributeAttention). Returns
+/// the local dQ [b, a, s/c, d], dK and dV [b, a_kv, s/c, d] in `op`'s
+/// result types; `op` is left for the caller to replace.
 SmallVector<Value, 3>
 distributeAttentionBackward(AttentionBackwardOp op, AttentionStrategy strategy,
                             SequenceShardBuilder &builder,
+                            SequenceShardBuilder &kvBuilder,
                             const AttentionForwardState &state, bool keepKV,
                             DistributedAttentionStats &stats);
 

@@ -81,7 +81,7 @@ AttentionBuilder::Grads AttentionBuilder::ringBackwardStep(int64_t step,
                                                            const Rows &rows,
                                                            Value qPos, Value k,
                                                            Value v) {
-  Value kvPos = groupPositions(ringSource(step));
+  Value kvPos = groupPositions(keys, ringSource(step));
   if (!causal)
     return blockBackward(b, q, rows, k, v, qPos, kvPos);
   // As in forward (ringStep): the branch yields the step's gradients at full
@@ -140,7 +140,8 @@ AttentionBuilder::ringBackward(const AttentionForwardState &state,
                                Value outGrad, bool keepKV) {
   Value q = state.query, k = state.key, v = state.value;
   Rows rows{outGrad, state.out, state.rowMax, state.rowSum};
-  Value qPos = groupPositions(ringRank);
+  Value qPos = groupPositions(queries, ringRank);
+  Value ownKVPos = ownKeyPositions(qPos);
   // acc.key/value: the dK, dV accumulators of the K/V block this rank holds,
   // which travel the ring with it (ring-flash-attention's scheme).
   Grads acc;
@@ -164,7 +165,7 @@ AttentionBuilder::ringBackward(const AttentionForwardState &state,
       vRequest = shared ? kRequest : startShift(v);
     }
     if (step == 0) {
-      acc = blockBackward(b, q, rows, k, v, qPos, qPos);
+      acc = blockBackward(b, q, rows, k, v, qPos, ownKVPos);
     } else {
       Grads grads = ringBackwardStep(step, q, rows, qPos, k, v);
       acc.query = add(acc.query, grads.query);
@@ -239,12 +240,13 @@ AttentionBuilder::allGatherKVBackward(const AttentionForwardState &state,
 
 SmallVector<Value, 3> mlir::seqpar::distributeAttentionBackward(
     AttentionBackwardOp op, AttentionStrategy strategy,
-    SequenceShardBuilder &builder, const AttentionForwardState &state,
-    bool keepKV, DistributedAttentionStats &stats) {
+    SequenceShardBuilder &builder, SequenceShardBuilder &kvBuilder,
+    const AttentionForwardState &state, bool keepKV,
+    DistributedAttentionStats &stats) {
   AttentionBuilder attention(op, op.getQuery(), op.getKey(), op.getValue(),
                              op.getMask(), op.getScaleAttr(), op.getCausal(),
                              op.getDropout(), op.getHeadOffset(), builder,
-                             stats);
+                             kvBuilder, stats);
   // The gradients' local types are their inputs' (the results still have
   // the global ones).
   SmallVector<Type, 3> types{op.getQuery().getType(), op.getKey().getType(),

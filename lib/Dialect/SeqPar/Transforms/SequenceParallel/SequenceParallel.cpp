@@ -9,6 +9,7 @@
 #include "SequenceParallelPlan.h"
 
 #include "seqpar/Analysis/BufferForm.h"
+#include "seqpar/Analysis/SeqDimChoice.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -78,8 +79,7 @@ void SequenceParallelPass::runOnOperation() {
 /// "dim 0 of 'tensor<30x64xf32>', which flattens 2 sequences of 15 tokens":
 /// where `value` holds the sequence, saying so when the dim holds more than
 /// the sequence (an [b*s, h] or [s*b, h] view).
-static std::string describeSeqDim(Value value, StridedDim seq,
-                                  const TokenWiseAnalysis &analysis) {
+static std::string describeSeqDim(Value value, StridedDim seq) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "dim " << seq.dim << " of '" << value.getType() << "'";
@@ -89,7 +89,7 @@ static std::string describeSeqDim(Value value, StridedDim seq,
   os << ", which flattens ";
   if (outer > 1)
     os << outer << " sequences of ";
-  os << analysis.getSeqLen() << " tokens";
+  os << seq.extent << " tokens";
   if (seq.inner > 1)
     os << " of " << seq.inner << " rows each";
   return text;
@@ -131,7 +131,11 @@ SequenceParallelPass::runOnFunction(func::FuncOp func,
     return failure();
 
   ArgSeqDims argSeqDims = preamble.chooseSeqDims(func);
-  TokenWiseAnalysis analysis(func, argSeqDims.dims);
+  TokenWiseAnalysis analysis(
+      func,
+      keepShardableLengths(func, argSeqDims.dims, numRanks, "sequence-parallel",
+                           std::to_string(numRanks) + " ranks of grid axis " +
+                               std::to_string(axis)));
   if (failed(analysis.run()))
     return failure();
   // The signature may only change where no call site depends on it.
@@ -159,12 +163,21 @@ SequenceParallelPass::runOnFunction(func::FuncOp func,
   // (docs/semantics.md §3.2); more ranks than tokens are refused even then (the
   // padding would be larger than the sequence).
   int64_t seqLen = analysis.getSeqLen();
+  // Blocks of another sequence (an encoder-decoder's, from CP) cannot be
+  // padded: padding shards one length.
+  for (int64_t other : analysis.getSeqLens().drop_front())
+    if (other % numRanks != 0 || seqLen % numRanks != 0)
+      return emitError(func.getLoc())
+             << "sequence-parallel: sequences of " << seqLen << " and " << other
+             << " tokens, not both divisible by the " << numRanks
+             << " ranks of grid axis " << axis << " of " << grid
+             << "; a padded sequence is sharded alone";
   if ((seqLen % numRanks != 0 || numRanks > seqLen) &&
       !plan.shardedValues.empty()) {
     Value culprit = plan.shardedValues.front().first;
     StridedDim seq = *analysis.getSeqDim(culprit);
     Location at = culprit.getLoc();
-    std::string where = describeSeqDim(culprit, seq, analysis);
+    std::string where = describeSeqDim(culprit, seq);
     if (numRanks > seqLen)
       return emitError(at) << "the " << numRanks << " ranks of grid axis "
                            << axis << " of " << grid

@@ -99,8 +99,8 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     if (!arg)
       continue;
     StridedDim seq = *analysis.getSeqDim(arg);
-    arg.setType(
-        builder.localType(cast<RankedTensorType>(arg.getType()), seq.dim));
+    arg.setType(builder.forLength(seq.extent)
+                    .localType(cast<RankedTensorType>(arg.getType()), seq.dim));
     ShardingAttr sharding = getArgSharding(func, arg.getArgNumber());
     if (!sharding)
       sharding = ShardingAttr::getReplicated(context, plan.grid);
@@ -168,7 +168,7 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     // a whole (not flattened) sequence dim, no padding, a free signature.
     int64_t outer =
         cast<RankedTensorType>(value.getType()).getDimSize(seq.dim) /
-        (builder.getLocalSeqLen() * seq.inner);
+        (builder.forLength(seq.extent).getLocalSeqLen() * seq.inner);
     bool leaveSharded = outputSharded && !keepSignature &&
                         !builder.isPadded() && outer == 1 && seq.inner == 1;
     for (OpOperand *use : uses) {
@@ -218,8 +218,9 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
   bytesAfterTotal = scatterBytes + gatherBytes + keptBytes + reductionBytes;
   InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "sequence-parallel over " << plan.grid << " axis " << plan.axis
-         << " (t=" << numRanks << ", s=" << analysis.getSeqLen()
-         << "): " << plan.allRoots.size() << " all_reduce (" << bytesBeforeTotal
+         << " (t=" << numRanks << ", s=";
+  llvm::interleave(analysis.getSeqLens(), remark, " and ");
+  remark << "): " << plan.allRoots.size() << " all_reduce (" << bytesBeforeTotal
          << " bytes sent per rank) -> " << scatters << " reduce_scatter ("
          << scatterBytes << " bytes) + " << gathers << " all_gather ("
          << gatherBytes << " bytes) + " << kept << " all_reduce kept ("

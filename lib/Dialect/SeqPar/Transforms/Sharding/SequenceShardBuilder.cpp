@@ -38,6 +38,22 @@ SequenceShardBuilder::SequenceShardBuilder(func::FuncOp func,
   paddedSeqLen = localSeqLen * numRanks;
 }
 
+SequenceShardBuilder &SequenceShardBuilder::forLength(int64_t tokens) {
+  if (tokens == seqLen)
+    return *this;
+  std::unique_ptr<SequenceShardBuilder> &other = otherLengths[tokens];
+  if (!other) {
+    other = std::make_unique<SequenceShardBuilder>(func, grid, gridAxes,
+                                                   axisSizes, tokens, zigzag);
+    // One set of rank queries at the function start serves every length.
+    OpBuilder b(func.getContext());
+    rank(b);
+    other->rankValue = rankValue;
+    other->axisRanks = axisRanks;
+  }
+  return *other;
+}
+
 RankedTensorType SequenceShardBuilder::localType(RankedTensorType global,
                                                  int64_t dim) const {
   SmallVector<int64_t> shape(global.getShape());
@@ -250,6 +266,8 @@ void SequenceShardBuilder::markSequenceBlocks(const DenseSet<Value> &globals) {
 }
 
 void SequenceShardBuilder::markSequenceBlock(Value local, StridedDim seq) {
+  if (seq.extent > 0 && seq.extent != seqLen)
+    return forLength(seq.extent).markSequenceBlock(local, seq);
   Operation *def = local.getDefiningOp();
   if (!def || def->getNumResults() != 1)
     return;
@@ -301,6 +319,8 @@ Value SequenceShardBuilder::buildLocal(OpBuilder &b, Location loc, Value global,
 
 Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
                                           Value partial, StridedDim seq) {
+  if (seq.extent > 0 && seq.extent != seqLen)
+    return forLength(seq.extent).reduceScatter(b, loc, partial, seq);
   auto type = cast<RankedTensorType>(partial.getType());
   int64_t outer = outerOf(type, seq.dim, seq.inner);
   Value source =
@@ -321,6 +341,8 @@ Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
 
 Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
                                       StridedDim seq) {
+  if (seq.extent > 0 && seq.extent != seqLen)
+    return forLength(seq.extent).allGather(b, loc, local, seq);
   auto type = cast<RankedTensorType>(local.getType());
   // Locally the sequence digit has ceil(s/t) elements.
   int64_t outer = type.getDimSize(seq.dim) / (localSeqLen * seq.inner);

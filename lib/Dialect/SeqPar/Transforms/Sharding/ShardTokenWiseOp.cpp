@@ -68,6 +68,9 @@ void SequenceShardBuilder::reduceOnShards(Operation *op,
                                           shard::ReductionKind kind,
                                           StridedDim seq,
                                           const DenseSet<Value> &localValues) {
+  if (seq.extent > 0 && seq.extent != seqLen)
+    return forLength(seq.extent)
+        .reduceOnShards(op, analysis, kind, seq, localValues);
   const TokenWiseInfo &info = analysis.getInfo(op);
   auto linalgOp = cast<linalg::LinalgOp>(op);
   localizeOperands(op, info, analysis, seq.inner, localValues);
@@ -118,10 +121,13 @@ static SmallVector<Value> shiftedOffsets(OpBuilder &b, Location loc,
 void SequenceShardBuilder::shardTokenWiseOp(Operation *op,
                                             const TokenWiseAnalysis &analysis,
                                             DenseSet<Value> &localValues) {
+  StridedDim resultSeq = *analysis.getSeqDim(op->getResult(0));
+  if (resultSeq.extent != seqLen)
+    return forLength(resultSeq.extent)
+        .shardTokenWiseOp(op, analysis, localValues);
   const TokenWiseInfo &info = analysis.getInfo(op);
   OpBuilder b(op);
   Location loc = op->getLoc();
-  StridedDim resultSeq = *analysis.getSeqDim(op->getResult(0));
   int64_t loopOuter = resultSeq.outer;
   auto originalType = cast<RankedTensorType>(op->getResult(0).getType());
 

@@ -18,6 +18,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+#include <memory>
+
 namespace mlir::seqpar {
 
 class SequenceShardBuilder {
@@ -42,6 +45,15 @@ public:
   SequenceShardBuilder(func::FuncOp func, FlatSymbolRefAttr grid,
                        ArrayRef<int16_t> gridAxes, ArrayRef<int64_t> axisSizes,
                        int64_t seqLen, bool zigzag = false);
+
+  /// The builder over the same grid axes for another sequence of `tokens`
+  /// tokens (an encoder-decoder's second input; docs/context-parallelism.md,
+  /// "Encoder-decoder: two sequences"): this one when `tokens` is s, else
+  /// one made on first use, sharing this one's rank values. Unpadded
+  /// lengths only. The methods below that take a StridedDim (shardTokenWiseOp:
+  /// the op's result's, from the analysis) hand a value of another
+  /// sequence's length (StridedDim::extent) to that length's builder.
+  SequenceShardBuilder &forLength(int64_t tokens);
 
   /// Per-rank type of `global`, whose dim `dim` holds outer * s * inner
   /// elements: the s tokens become ceil(s/t).
@@ -192,6 +204,8 @@ private:
   /// (global, dim) -> this rank's tokens, and their sequence's inner stride.
   llvm::DenseMap<std::pair<Value, int64_t>, std::pair<Value, int64_t>>
       localized;
+  /// forLength's builders, by length.
+  std::map<int64_t, std::unique_ptr<SequenceShardBuilder>> otherLengths;
 };
 
 } // namespace mlir::seqpar
