@@ -113,22 +113,8 @@ LogicalResult TensorParallelPlanner::fail(Operation *op,
   return failure();
 }
 
-LogicalResult TensorParallelPlanner::split(Value value, StridedDim s,
-                                           Operation *at) {
-  if (claimed.contains(value))
-    return fail(at, "reaches a value already split by another block");
-  if (splitReductions && wholeInputs.contains(value)) {
-    if (!why->op)
-      why->splitsWholeInput = true;
-    return fail(at, "would split an activation that linears read whole (the "
-                    "input of another block's column-parallel linears)");
-  }
-  auto it = result.values.find(value);
-  if (it != result.values.end()) {
-    if (it->second.samePieces(s))
-      return success();
-    return fail(at, "would need a value split in two different ways");
-  }
+LogicalResult TensorParallelPlanner::checkTiles(Value value, StridedDim s,
+                                                Operation *at) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type)
     return fail(at, "would split a value that is not a ranked tensor");
@@ -148,6 +134,27 @@ LogicalResult TensorParallelPlanner::split(Value value, StridedDim s,
                     (s.outer > 1 ? " features per group" : " features") +
                     ", which tp=" + llvm::Twine(numRanks) + " does not divide",
                 /*divisibility=*/true);
+  return success();
+}
+
+LogicalResult TensorParallelPlanner::split(Value value, StridedDim s,
+                                           Operation *at) {
+  if (claimed.contains(value))
+    return fail(at, "reaches a value already split by another block");
+  if (splitReductions && wholeInputs.contains(value)) {
+    if (!why->op)
+      why->splitsWholeInput = true;
+    return fail(at, "would split an activation that linears read whole (the "
+                    "input of another block's column-parallel linears)");
+  }
+  auto it = result.values.find(value);
+  if (it != result.values.end()) {
+    if (it->second.samePieces(s))
+      return success();
+    return fail(at, "would need a value split in two different ways");
+  }
+  if (failed(checkTiles(value, s, at)))
+    return failure();
   result.values.insert({value, s});
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
@@ -750,6 +757,27 @@ TensorParallelPlanner::visitInsertSlice(tensor::InsertSliceOp op) {
   return split(op.getResult(), {dim, s->inner, destSize / block}, op);
 }
 
+LogicalResult TensorParallelPlanner::visitAttention(AttentionOp op) {
+  // Megatron's attention: each rank computes a/t heads (Shoeybi et al.
+  // 2019, section 3). Contiguous chunks keep GQA's pairing: query head
+  // r*a/t + j reads key head r*a_kv/t + j/(a/a_kv), rank r's when t divides
+  // a_kv (split() checks).
+  if (!op.getDropout().empty())
+    return fail(op, "is a seqpar.attention with dropout, whose masks are "
+                    "keyed by the global head");
+  StridedDim heads{1, 1, 1};
+  for (OpOperand *operand : {&op.getQueryMutable(), &op.getKeyMutable(),
+                             &op.getValueMutable()})
+    if (failed(readSplit(*operand, heads)))
+      return failure();
+  // A mask [b, a, s, t] is read per head; [b, 1, s, t] by every head.
+  if (Value mask = op.getMask();
+      mask && cast<RankedTensorType>(mask.getType()).getDimSize(1) != 1 &&
+      failed(readSplit(op.getMaskMutable()[0], heads)))
+    return failure();
+  return split(op.getResult(), heads, op);
+}
+
 LogicalResult TensorParallelPlanner::visit(Operation *op) {
   result.ops.insert(op);
   auto sourceSplit = [&](Value v) { return result.values.lookup(v); };
@@ -768,6 +796,8 @@ LogicalResult TensorParallelPlanner::visit(Operation *op) {
   }
   if (auto concat = dyn_cast<tensor::ConcatOp>(op))
     return visitConcat(concat);
+  if (auto attention = dyn_cast<AttentionOp>(op))
+    return visitAttention(attention);
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(op))
     return visitInsertSlice(insert);
   // Checked once every split is known (returnsGradients).
@@ -967,6 +997,9 @@ FailureOr<TPBlockPlan> TensorParallelPlanner::finish() {
       }
       continue;
     }
+    // A replicated value read split: each rank takes its part locally.
+    if (failed(checkTiles(operand->get(), s, operand->getOwner())))
+      return failure();
     if (isShapeOnly(operand->get())) {
       result.rebuild.push_back({operand, s});
     } else {

@@ -16,6 +16,7 @@
 #define SEQPAR_LIB_TRANSFORMS_TENSORPARALLEL_TENSORPARALLELPLANNER_H
 
 #include "seqpar/Analysis/StridedDim.h"
+#include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -188,6 +189,13 @@ private:
   LogicalResult visitSlice(tensor::ExtractSliceOp op, StridedDim s);
   LogicalResult sameDims(Operation *op, unsigned dimOperands);
   LogicalResult visitConcat(tensor::ConcatOp op);
+  /// Whether `s` tiles `value` over the TP ranks (a static, non-empty dim
+  /// whose extent t divides); else fails with the reason, at `at`.
+  LogicalResult checkTiles(Value value, StridedDim s, Operation *at);
+  /// A `seqpar.attention` (written by the user or an earlier pass): its
+  /// heads are independent, so Q, K, V, a mask with a head dim and the
+  /// output are split along the heads.
+  LogicalResult visitAttention(AttentionOp op);
   /// Splits (or slices) `operand`, a piece joined along the split dim `dim`,
   /// into whole blocks of `block` elements.
   LogicalResult readBlocks(OpOperand &operand, int64_t dim, int64_t inner,
