@@ -42,18 +42,32 @@ static std::string describeArgDim(func::FuncOp func, unsigned arg,
 /// returns their numbers. A training graph's labels reach no attention.
 static SmallVector<unsigned> alignTokenArguments(func::FuncOp func,
                                                  unsigned arg,
-                                                 SmallVectorImpl<int64_t> &dims) {
+                                                 ArgSeqDims &choice) {
   SmallVector<unsigned> aligned;
   auto type = dyn_cast<RankedTensorType>(func.getArgument(arg).getType());
   if (!type || !type.getElementType().isSignlessInteger())
     return aligned;
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
-    if (i == arg || dims[i] >= 0 || func.getArgument(i).getType() != type)
+    if (i == arg || choice.dims[i] >= 0 ||
+        func.getArgument(i).getType() != type)
       continue;
-    dims[i] = dims[arg];
+    choice.dims[i] = choice.dims[arg];
+    choice.digits[i] = choice.digits[arg];
     aligned.push_back(i);
   }
   return aligned;
+}
+
+/// Takes the dim `dim` of argument `arg` as a sequence, with the token
+/// digit `inferred` followed it back to where its dim holds the tokens
+/// flattened with other dims ([b*s, h] or [s*b, h]).
+static void takeSequence(const SeqDimInference &inferred, unsigned arg,
+                         int64_t dim, ArgSeqDims &choice) {
+  choice.dims[arg] = dim;
+  if (auto it = inferred.tokens.find({arg, dim});
+      it != inferred.tokens.end() &&
+      (it->second.outer > 1 || it->second.inner > 1))
+    choice.digits[arg] = it->second;
 }
 
 /// ", and of argument #1 (typed as it: token ids)".
@@ -82,24 +96,18 @@ sequencesBeside(const SeqDimInference &inferred,
 }
 
 /// Adds the token sequences `inferred` found besides `first` (an
-/// encoder-decoder's decoder input beside its encoder input) to `choice`
-/// when they are split as it is and laid out so that the analyses read
-/// their length from their dim: as many tokens in a dim of the same size,
-/// or, for another length, a dim that holds the tokens alone (not
-/// flattened with a batch); says in `remark` which it added and why any
-/// other stays as it is. Every rank then holds one block of each, and a
-/// cross-attention attends the other's blocks like a self-attention
-/// (docs/context-parallelism.md, "Encoder-decoder: two sequences").
+/// encoder-decoder's decoder input beside its encoder input) to `choice`,
+/// each with its own token digit and length, when they are split as it is;
+/// says in `remark` which it added and why any other stays as it is. Every
+/// rank then holds one block of each, and a cross-attention attends the
+/// other's blocks like a self-attention (docs/context-parallelism.md,
+/// "Encoder-decoder: two sequences").
 static void addOtherSequences(func::FuncOp func,
                               const SeqDimInference &inferred,
                               std::pair<unsigned, int64_t> first,
                               ArgSeqDims &choice, InFlightDiagnostic &remark) {
-  auto sizeOf = [&](unsigned arg, int64_t dim) {
-    return cast<RankedTensorType>(func.getArgument(arg).getType())
-        .getDimSize(dim);
-  };
   auto tokensOf = [&](unsigned arg, int64_t dim) {
-    return inferred.tokens.lookup({arg, dim});
+    return inferred.tokens.lookup({arg, dim}).extent;
   };
   // How a rewrite before this one split the dim (CP before SP): sequences
   // split differently hold different tokens per rank.
@@ -108,40 +116,26 @@ static void addOtherSequences(func::FuncOp func,
     return sharding ? sharding.getDimSharding(dim) : DimShardingAttr();
   };
   int64_t tokens = tokensOf(first.first, first.second);
-  int64_t size = sizeOf(first.first, first.second);
   DimShardingAttr split = splitOf(first.first, first.second);
   for (auto [arg, dim] : sequencesBeside(inferred, first)) {
     if (choice.dims[arg] >= 0)
       continue;
-    std::string stays;
-    llvm::raw_string_ostream os(stays);
-    int64_t own = tokensOf(arg, dim);
-    if (splitOf(arg, dim) != split)
-      os << "stays as it is: it is not split as the first is";
-    else if (own == tokens && sizeOf(arg, dim) != size)
-      os << "stays whole: its dim holds its " << tokens << " tokens in "
-         << sizeOf(arg, dim) << " elements, the first's in " << size
-         << " (tokens flattened with other dims), and the rewrites shard "
-            "sequences of one layout";
-    else if (own != tokens && (sizeOf(arg, dim) != own || size != tokens))
-      os << "stays whole: its " << own << " tokens are not the first's "
-         << tokens << ", and a sequence of another length is sharded only "
-         << "where each dim holds its tokens alone (not flattened with "
-            "other dims)";
-    if (!stays.empty()) {
+    if (splitOf(arg, dim) != split) {
       remark << "; " << describeArgDim(func, arg, dim)
              << ", the tokens of a self-attention that reads none of the "
-                "first, "
-             << stays;
+                "first, stays as it is: it is not split as the first is";
       continue;
     }
-    choice.dims[arg] = dim;
+    takeSequence(inferred, arg, dim, choice);
     remark << "; a second sequence, the tokens of a self-attention that reads "
               "none of the first: "
-           << describeArgDim(func, arg, dim);
-    if (own != tokens)
-      remark << " (" << own << " tokens, the first " << tokens << ")";
-    remark << describeAligned(alignTokenArguments(func, arg, choice.dims));
+           << describeArgDim(func, arg, dim) << describeFlattening(choice.digits[arg]);
+    if (int64_t own = tokensOf(arg, dim); own != tokens)
+      remark << (choice.digits[arg].extent > 0
+                     ? " (the first has " + std::to_string(tokens) + ")"
+                     : " (" + std::to_string(own) + " tokens, the first " +
+                           std::to_string(tokens) + ")");
+    remark << describeAligned(alignTokenArguments(func, arg, choice));
   }
 }
 
@@ -149,6 +143,7 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
                                           int64_t optionSeqDim) {
   ArgSeqDims choice;
   choice.dims = getArgSeqDims(func, optionSeqDim);
+  choice.digits.assign(choice.dims.size(), StridedDim());
   bool fromAttribute =
       llvm::any_of(llvm::seq(func.getNumArguments()), [&](unsigned i) {
         return func.getArgAttr(i, SeqParDialect::kSeqDimAttrName) != nullptr;
@@ -176,7 +171,7 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
                        return d >= 0;
                      }) - choice.dims.begin();
     SmallVector<unsigned> aligned =
-        alignTokenArguments(func, given, choice.dims);
+        alignTokenArguments(func, given, choice);
     if (!aligned.empty())
       emitRemark(func.getLoc())
           << "sequence dim: the seq-dim=" << optionSeqDim << " option names "
@@ -185,6 +180,11 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   }
   SeqDimInference inferred = inferSeqDim(func, findAttentionTokens(func));
   if (choice.any()) {
+    // A given dim that holds the attention's tokens flattened with other
+    // dims ([b*s, h]) keeps the token digit they were followed along.
+    for (auto [arg, dim] : llvm::enumerate(choice.dims))
+      if (dim >= 0 && inferred.tokens.contains({arg, dim}))
+        takeSequence(inferred, arg, dim, choice);
     if (!inferred.succeeded())
       return choice;
     unsigned given = inferred.argNumber;
@@ -246,7 +246,7 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
       remark << (split.size() > 1 ? " are" : " is")
              << " split along them already";
       for (auto [arg, dim] : split)
-        remark << describeAligned(alignTokenArguments(func, arg, choice.dims));
+        remark << describeAligned(alignTokenArguments(func, arg, choice));
       return choice;
     }
     choice.whyNone = "none is given (a seqpar.seq_dim argument attribute or "
@@ -254,12 +254,13 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
                      inferred.why;
     return choice;
   }
-  choice.dims[inferred.argNumber] = inferred.dim;
+  takeSequence(inferred, inferred.argNumber, inferred.dim, choice);
   SmallVector<unsigned> aligned =
-      alignTokenArguments(func, inferred.argNumber, choice.dims);
+      alignTokenArguments(func, inferred.argNumber, choice);
   InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "sequence dim inferred from the attention: "
          << describeArgDim(func, inferred.argNumber, inferred.dim)
+         << describeFlattening(choice.digits[inferred.argNumber])
          << describeAligned(aligned);
   for (unsigned arg : inferred.smallerTie) {
     // A tie with another sequence (an encoder-decoder's two inputs after
@@ -277,21 +278,23 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
   return choice;
 }
 
-SmallVector<int64_t> mlir::seqpar::keepShardableLengths(func::FuncOp func,
-                                                        ArrayRef<int64_t> dims,
-                                                        int64_t pieces,
-                                                        StringRef rewrite,
-                                                        StringRef piecesText) {
-  SmallVector<int64_t> kept(dims);
+ArgSeqDims mlir::seqpar::keepShardableLengths(func::FuncOp func,
+                                              const ArgSeqDims &dims,
+                                              int64_t pieces, StringRef rewrite,
+                                              StringRef piecesText) {
+  ArgSeqDims kept = dims;
   auto lengthOf = [&](unsigned arg) -> int64_t {
+    if (kept.digits[arg].extent > 0)
+      return kept.digits[arg].extent;
     auto type = dyn_cast<RankedTensorType>(func.getArgument(arg).getType());
-    if (!type || kept[arg] >= type.getRank() || type.isDynamicDim(kept[arg]))
+    int64_t dim = kept.dims[arg];
+    if (!type || dim >= type.getRank() || type.isDynamicDim(dim))
       return -1; // The token-wise analysis reports it.
-    return type.getDimSize(kept[arg]);
+    return type.getDimSize(dim);
   };
   int64_t first = -1;
-  for (unsigned arg = 0; arg < kept.size(); ++arg) {
-    if (kept[arg] < 0)
+  for (unsigned arg = 0; arg < kept.dims.size(); ++arg) {
+    if (kept.dims[arg] < 0)
       continue;
     int64_t length = lengthOf(arg);
     if (first < 0)
@@ -301,12 +304,13 @@ SmallVector<int64_t> mlir::seqpar::keepShardableLengths(func::FuncOp func,
       continue;
     int64_t uneven = first % pieces ? first : length;
     emitRemark(func.getArgument(arg).getLoc())
-        << rewrite << ": dim " << kept[arg] << " of argument #" << arg << " ("
-        << length << " tokens, another sequence than the first's " << first
-        << ") stays whole: " << (uneven == first ? "the first" : "its")
-        << " length " << uneven << " does not divide into the " << piecesText
+        << rewrite << ": dim " << kept.dims[arg] << " of argument #" << arg
+        << " (" << length << " tokens, another sequence than the first's "
+        << first << ") stays whole: "
+        << (uneven == first ? "the first" : "its") << " length " << uneven
+        << " does not divide into the " << piecesText
         << ", and a padded sequence is sharded alone";
-    kept[arg] = -1;
+    kept.dims[arg] = -1;
   }
   return kept;
 }

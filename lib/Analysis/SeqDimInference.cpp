@@ -44,9 +44,10 @@ struct Digit {
   int64_t length;
 };
 
-/// An argument dim a token digit reaches, and how many tokens the digit
-/// has there (fewer than the dim's size where it is flattened with others).
-using ArgDim = std::tuple<unsigned, int64_t, int64_t>;
+/// An argument dim a token digit reaches, how many tokens the digit has
+/// there (fewer than the dim's size where it is flattened with others) and
+/// its stride.
+using ArgDim = std::tuple<unsigned, int64_t, int64_t, int64_t>;
 
 /// Follows attention tokens back to the function's arguments. Every digit
 /// reached is resolved once, to the argument dims it leads to, and shared by
@@ -162,7 +163,8 @@ void TokenTracer::visit(const Digit &digit) {
   };
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &func.getBody().front())
-      own.push_back({arg.getArgNumber(), digit.dim, digit.length});
+      own.push_back({arg.getArgNumber(), digit.dim, digit.length,
+                     digit.inner});
     else if (!firstStop)
       firstStop = arg.getOwner()->getParentOp();
     return;
@@ -373,9 +375,13 @@ SeqDimInference mlir::seqpar::inferSeqDim(func::FuncOp func,
   for (const AttentionTokens &start : tokens) {
     llvm::DenseSet<unsigned> voted;
     argsOf.emplace_back();
-    for (auto [arg, dim, length] : tracer.trace(start)) {
+    for (auto [arg, dim, length, inner] : tracer.trace(start)) {
       argsOf.back().insert(arg);
-      result.tokens.try_emplace({arg, dim}, length);
+      int64_t size = cast<RankedTensorType>(func.getArgument(arg).getType())
+                         .getDimSize(dim);
+      result.tokens.try_emplace(
+          std::make_pair(arg, dim),
+          StridedDim{dim, inner, size / (inner * length), length});
       SmallVector<int64_t, 2> &dims = result.reached[arg];
       if (!llvm::is_contained(dims, dim))
         dims.push_back(dim);

@@ -62,8 +62,9 @@ SmallVector<int64_t> mlir::seqpar::getArgSeqDims(func::FuncOp func,
 }
 
 TokenWiseAnalysis::TokenWiseAnalysis(func::FuncOp func,
-                                     ArrayRef<int64_t> argSeqDims)
-    : func(func), argSeqDims(argSeqDims) {}
+                                     ArrayRef<int64_t> argSeqDims,
+                                     ArrayRef<StridedDim> argDigits)
+    : func(func), argSeqDims(argSeqDims), argDigits(argDigits) {}
 
 std::optional<StridedDim> TokenWiseAnalysis::getSeqDim(Value value) const {
   auto it = seqDims.find(value);
@@ -133,6 +134,16 @@ LogicalResult TokenWiseAnalysis::run() {
       return emitError(func.getArgument(index).getLoc())
              << "argument #" << index << " has an empty sequence (" << type
              << ", dim " << dim << ")";
+    // A flattened dim ([b*s, h]) holds fewer tokens than elements.
+    if (index < argDigits.size() && argDigits[index].extent > 0) {
+      const StridedDim &digit = argDigits[index];
+      if (digit.dim != dim || length % (digit.inner * digit.extent) != 0)
+        return emitError(func.getArgument(index).getLoc())
+               << "argument #" << index << ": " << digit.extent
+               << " tokens at stride " << digit.inner << " do not tile dim "
+               << dim << " of " << type;
+      length = digit.extent;
+    }
     // Beside blocks, an argument of another length holds the whole sequence
     // the blocks are taken from (a padded context-parallel program).
     if (!blockLens.empty() && !llvm::is_contained(blockLens, length))
@@ -147,11 +158,14 @@ LogicalResult TokenWiseAnalysis::run() {
   }
   if (seqLen < 0 || func.getBody().empty())
     return success();
-  for (unsigned index : seededArgs)
-    seqDims[func.getArgument(index)] =
-        StridedDim{argSeqDims[index], 1, 1,
-                   cast<RankedTensorType>(func.getArgument(index).getType())
-                       .getDimSize(argSeqDims[index])};
+  for (unsigned index : seededArgs) {
+    bool flattened = index < argDigits.size() && argDigits[index].extent > 0;
+    int64_t size = cast<RankedTensorType>(func.getArgument(index).getType())
+                       .getDimSize(argSeqDims[index]);
+    setSeqDim(func.getArgument(index),
+              flattened ? argDigits[index]
+                        : StridedDim{argSeqDims[index], 1, 1, size});
+  }
   DenseMap<Value, StridedDim> seeds;
   for (const SequenceBlock &block : blocks)
     seeds[block.value] = block.seq;
@@ -446,6 +460,18 @@ bool mlir::seqpar::spansWholeDim(OffsetSizeAndStrideOpInterface slice,
   return getConstantIntValue(slice.getMixedOffsets()[dim]) == 0 &&
          getConstantIntValue(slice.getMixedSizes()[dim]) == full &&
          getConstantIntValue(slice.getMixedStrides()[dim]) == 1;
+}
+
+std::string mlir::seqpar::describeFlattening(StridedDim seq) {
+  if (seq.outer <= 1 && seq.inner <= 1)
+    return "";
+  std::string text = ", which flattens ";
+  if (seq.outer > 1)
+    text += std::to_string(seq.outer) + " sequences of ";
+  text += std::to_string(seq.extent) + " tokens";
+  if (seq.inner > 1)
+    text += " of " + std::to_string(seq.inner) + " rows each";
+  return text;
 }
 
 std::optional<std::pair<int64_t, int64_t>>

@@ -39,7 +39,7 @@ func.func @sbh(%x: tensor<8x8x16xf32>) -> tensor<8x4x8x4xf32> {
 #w = affine_map<(d0, d1, d2) -> (d2, d1)>
 #y = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @flattened(%w: tensor<16x16xf32>, %x: tensor<16x16xf32>) -> tensor<2x4x8x4xf32> {
-  // expected-remark @-1 {{sequence dim inferred from the attention: dim 0 of argument #1 of type 'tensor<16x16xf32>'}}
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 0 of argument #1 of type 'tensor<16x16xf32>', which flattens 2 sequences of 8 tokens}}
   // expected-remark @-2 {{argument sequence dims: [-1, 0]}}
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<16x16xf32>
@@ -227,12 +227,13 @@ func.func @cross_only(%x: tensor<2x8x16xf32>, %y: tensor<2x8x16xf32>) -> tensor<
 
 // Tests a decoder flattened to [b*s, h] (2 x 4 tokens in a dim of 8) beside
 // an encoder of 8 tokens: the dims have the same size, the sequences not
-// the same length; the analyses read a length from the dim, which holds
-// the batch too, so the decoder's stays whole.
+// the same length; the decoder is a second sequence of 4 tokens, its dim
+// read as 2 blocks of them (the token digit the attention was followed
+// back along).
 
 func.func @flattened_decoder_length(%x: tensor<2x8x16xf32>, %y: tensor<8x16xf32>) -> tensor<2x4x4x4xf32> {
-  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; dim 0 of argument #1 of type 'tensor<8x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its 4 tokens are not the first's 8, and a sequence of another length is sharded only where each dim holds its tokens alone (not flattened with other dims)}}
-  // expected-remark @-2 {{argument sequence dims: [1, -1]}}
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 1 of argument #0 of type 'tensor<2x8x16xf32>'; a second sequence, the tokens of a self-attention that reads none of the first: dim 0 of argument #1 of type 'tensor<8x16xf32>', which flattens 2 sequences of 4 tokens (the first has 8)}}
+  // expected-remark @-2 {{argument sequence dims: [1, 0]}}
   %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<2x8x16xf32> into tensor<2x8x4x4xf32>
   %hy = tensor.expand_shape %y [[0, 1], [2, 3]] output_shape [2, 4, 4, 4] : tensor<8x16xf32> into tensor<2x4x4x4xf32>
   %ex = tensor.empty() : tensor<2x4x8x4xf32>
@@ -248,12 +249,12 @@ func.func @flattened_decoder_length(%x: tensor<2x8x16xf32>, %y: tensor<8x16xf32>
 // -----
 
 // Tests a decoder of as many tokens flattened with the batch ([b*s, h],
-// 2 x 8 in a dim of 16) beside an [s, b, h] encoder: the analyses take a
-// sequence's length from its dim, so the decoder's stays whole.
+// 2 x 8 in a dim of 16) beside an [s, b, h] encoder: a second sequence,
+// its dim read as 2 blocks of 8 tokens.
 
 func.func @flattened_decoder_layout(%x: tensor<8x2x16xf32>, %y: tensor<16x16xf32>) -> tensor<2x4x8x4xf32> {
-  // expected-remark @-1 {{sequence dim inferred from the attention: dim 0 of argument #0 of type 'tensor<8x2x16xf32>'; dim 0 of argument #1 of type 'tensor<16x16xf32>', the tokens of a self-attention that reads none of the first, stays whole: its dim holds its 8 tokens in 16 elements, the first's in 8 (tokens flattened with other dims), and the rewrites shard sequences of one layout}}
-  // expected-remark @-2 {{argument sequence dims: [0, -1]}}
+  // expected-remark @-1 {{sequence dim inferred from the attention: dim 0 of argument #0 of type 'tensor<8x2x16xf32>'; a second sequence, the tokens of a self-attention that reads none of the first: dim 0 of argument #1 of type 'tensor<16x16xf32>', which flattens 2 sequences of 8 tokens}}
+  // expected-remark @-2 {{argument sequence dims: [0, 0]}}
   %hx = tensor.expand_shape %x [[0], [1], [2, 3]] output_shape [8, 2, 4, 4] : tensor<8x2x16xf32> into tensor<8x2x4x4xf32>
   %hy = tensor.expand_shape %y [[0, 1], [2, 3]] output_shape [2, 8, 4, 4] : tensor<16x16xf32> into tensor<2x8x4x4xf32>
   %e = tensor.empty() : tensor<2x4x8x4xf32>

@@ -28,6 +28,12 @@ SmallVector<AttentionTokens> findAttentionTokens(func::FuncOp func);
 struct ArgSeqDims {
   /// Per argument: its sequence dim, or -1.
   SmallVector<int64_t> dims;
+  /// Per argument: the token digit of a sequence dim that holds the tokens
+  /// flattened with other dims ([b*s, h]: outer b; [s*b, h]: inner b), as
+  /// the attention's tokens were followed back to it; extent 0 where the
+  /// dim holds the tokens alone (or where the dim was given, not inferred:
+  /// its size is then its length).
+  SmallVector<StridedDim> digits;
   /// When every entry of `dims` is -1: why, as a sentence fragment that
   /// completes "no sequence dim for @f: ".
   std::string whyNone;
@@ -43,7 +49,7 @@ struct ArgSeqDims {
 /// choice the attention contradicts is kept, with a remark naming both.
 ArgSeqDims chooseArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
 
-/// `dims` (per argument of `func`) without the sequences of another length
+/// `dims` (of `func`'s arguments) without the sequences of another length
 /// than the first argument's (an encoder-decoder's decoder beside its
 /// encoder) that cannot be sharded beside it into `pieces` pieces: padding
 /// shards one length (padded arguments stay whole, and the blocks cut from
@@ -51,10 +57,9 @@ ArgSeqDims chooseArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
 /// remark on each argument left out, prefixed "`rewrite`: ", says that it
 /// stays whole and why (`piecesText` names the pieces: "4 pieces over grid
 /// axes [1]").
-SmallVector<int64_t> keepShardableLengths(func::FuncOp func,
-                                          ArrayRef<int64_t> dims,
-                                          int64_t pieces, StringRef rewrite,
-                                          StringRef piecesText);
+ArgSeqDims keepShardableLengths(func::FuncOp func, const ArgSeqDims &dims,
+                                int64_t pieces, StringRef rewrite,
+                                StringRef piecesText);
 
 /// Why a `seq-dim` option value names no dim whatever the function (-1, the
 /// default, infers it); empty when it may.

@@ -11,6 +11,8 @@
 #ifndef SEQPAR_ANALYSIS_SEQDIMINFERENCE_H
 #define SEQPAR_ANALYSIS_SEQDIMINFERENCE_H
 
+#include "seqpar/Analysis/StridedDim.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -46,9 +48,10 @@ struct SeqDimInference {
   /// Every argument dim some attention's tokens were followed back to
   /// (argument number -> dims), e.g. a RoPE table [s, d] besides the input.
   llvm::MapVector<unsigned, SmallVector<int64_t, 2>> reached;
-  /// The tokens each of `reached` holds: its size, or fewer where the
-  /// tokens are flattened with other dims ([b*s, h]).
-  llvm::DenseMap<std::pair<unsigned, int64_t>, int64_t> tokens;
+  /// The token digit each of `reached` holds: extent its size, or fewer
+  /// tokens where they are flattened with other dims ([b*s, h]: outer b;
+  /// [s*b, h]: inner b).
+  llvm::DenseMap<std::pair<unsigned, int64_t>, StridedDim> tokens;
   /// Other token sequences (an encoder-decoder's decoder input beside its
   /// encoder input): argument dims that the query, key and value of an
   /// attention all reach when none of the three reaches `argNumber`, each

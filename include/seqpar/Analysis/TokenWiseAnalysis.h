@@ -111,7 +111,11 @@ public:
   /// size is that sequence's length; arguments of different lengths are
   /// different sequences (docs/context-parallelism.md, "Encoder-decoder: two
   /// sequences"), of which each value carries at most one.
-  TokenWiseAnalysis(func::FuncOp func, ArrayRef<int64_t> argSeqDims);
+  /// `argDigits` (empty, or one per argument) gives the token digit of an
+  /// argument whose sequence dim holds its tokens flattened with other dims
+  /// ([b*s, h]: outer b), where extent > 0: its length is then that extent.
+  TokenWiseAnalysis(func::FuncOp func, ArrayRef<int64_t> argSeqDims,
+                    ArrayRef<StridedDim> argDigits = {});
 
   /// Runs the analysis. Fails, after emitting an error on the function, when
   /// the argument sequence dims or the sequence blocks are inconsistent or
@@ -143,6 +147,7 @@ private:
 
   func::FuncOp func;
   SmallVector<int64_t> argSeqDims;
+  SmallVector<StridedDim> argDigits;
   int64_t seqLen = -1;
   SmallVector<int64_t> seqLens;
   llvm::DenseMap<Value, StridedDim> seqDims;
@@ -178,6 +183,11 @@ SmallVector<int64_t> getArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
 /// `full`) whole: offset 0, size `full`, stride 1, all static.
 bool spansWholeDim(OffsetSizeAndStrideOpInterface slice, int64_t dim,
                    int64_t full);
+
+/// ", which flattens 2 sequences of 15 tokens" (or "... of 4 rows each")
+/// where `seq`'s dim holds more than the sequence (an [b*s, h] or [s*b, h]
+/// view); empty where it holds the tokens alone.
+std::string describeFlattening(StridedDim seq);
 
 /// Maps the sequence digit (stride `inner`, extent `seqLen`) of one dim onto
 /// the dims of sizes `sizes` (row-major) it is expanded into, or that are

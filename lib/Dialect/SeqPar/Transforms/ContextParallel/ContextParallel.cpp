@@ -134,7 +134,7 @@ ContextParallelPass::runOnFunction(func::FuncOp func,
     target.numRanks = *product;
   }
   ContextParallelCounts counts;
-  if (failed(buildContextParallelFunction(func, choice.dims, target, counts)))
+  if (failed(buildContextParallelFunction(func, choice, target, counts)))
     return failure();
   numRewritten += counts.attentionRewritten;
   numGathered += counts.valuesGathered;

@@ -115,7 +115,7 @@ static StringRef whyNotKeptLocally(AttentionStrategy strategy) {
 }
 
 LogicalResult mlir::seqpar::buildContextParallelFunction(
-    func::FuncOp func, ArrayRef<int64_t> argSeqDims,
+    func::FuncOp func, const ArgSeqDims &argSeqDims,
     const ContextParallelTarget &target, ContextParallelCounts &counts) {
   MLIRContext *context = func.getContext();
   FlatSymbolRefAttr grid = target.grid;
@@ -132,12 +132,14 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   };
   std::optional<int64_t> chunks =
       zigzag ? llvm::checkedMul<int64_t>(2, numRanks) : numRanks;
-  TokenWiseAnalysis analysis(
-      func, chunks ? keepShardableLengths(
-                         func, argSeqDims, *chunks, "context-parallel",
-                         std::to_string(*chunks) + " pieces over grid axes [" +
-                             axesString() + "]")
-                   : SmallVector<int64_t>(argSeqDims));
+  ArgSeqDims shardable =
+      chunks ? keepShardableLengths(func, argSeqDims, *chunks,
+                                    "context-parallel",
+                                    std::to_string(*chunks) +
+                                        " pieces over grid axes [" +
+                                        axesString() + "]")
+             : argSeqDims;
+  TokenWiseAnalysis analysis(func, shardable.dims, shardable.digits);
   if (failed(analysis.run()))
     return failure();
   int64_t seqLen = analysis.getSeqLen();
@@ -305,12 +307,15 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     });
 
   SequenceShardBuilder builder(func, grid, axes, axisSizes, seqLen, zigzag);
-  // A padded sequence cannot be stated by a #seqpar.sharding: arguments stay
-  // whole (each rank takes its tokens) and results are gathered.
+  // A padded sequence, or one flattened after a batch ([b*s, h]: rank r
+  // holds a piece of every batch), cannot be stated by a #seqpar.sharding:
+  // such arguments stay whole (each rank takes its tokens) and such results
+  // are gathered.
   bool padded = builder.isPadded();
   DenseSet<Value> wholeArgs;
-  if (padded)
-    wholeArgs.insert(shardedArgs.begin(), shardedArgs.end());
+  for (BlockArgument arg : shardedArgs)
+    if (padded || analysis.getSeqDim(arg)->outer > 1)
+      wholeArgs.insert(arg);
   // Sequence-sharded values read by boundaries, with their uses, recorded
   // before the rewrite changes them.
   auto returnOp = cast<func::ReturnOp>(body.getTerminator());
@@ -352,8 +357,8 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   DenseSet<Value> localValues;
   SplitKind kind = zigzag ? SplitKind::zigzag : SplitKind::contiguous;
   for (BlockArgument arg : shardedArgs) {
-    if (padded)
-      break; // Token-wise users localize them.
+    if (wholeArgs.contains(arg))
+      continue; // Token-wise users localize them.
     StridedDim seq = *analysis.getSeqDim(arg);
     arg.setType(builder.forLength(seq.extent)
                     .localType(cast<RankedTensorType>(arg.getType()), seq.dim));

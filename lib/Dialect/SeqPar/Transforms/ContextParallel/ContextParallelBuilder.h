@@ -10,6 +10,7 @@
 #ifndef SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_CONTEXTPARALLELBUILDER_H
 #define SEQPAR_LIB_TRANSFORMS_CONTEXTPARALLEL_CONTEXTPARALLELBUILDER_H
 
+#include "seqpar/Analysis/SeqDimChoice.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -67,7 +68,8 @@ struct ContextParallelCounts {
 };
 
 /// Shards the sequence of the single-block, uncalled `func` (argument
-/// sequence dims `argSeqDims`, -1: none) over `target`, with a remark for
+/// sequence dims and their token digits `argSeqDims`) over `target`, with
+/// a remark for
 /// the function (attention strategy, transfers and bytes) and one per
 /// gathered value. Leaves `func` as it was, with a remark, when an argument
 /// is already split along its sequence or over the target's axes. Fails,
@@ -75,7 +77,7 @@ struct ContextParallelCounts {
 /// sequence, the sequence is not divisible without `pad`, or an attention's
 /// heads do not divide over the Ulysses ranks.
 LogicalResult buildContextParallelFunction(func::FuncOp func,
-                                           ArrayRef<int64_t> argSeqDims,
+                                           const ArgSeqDims &argSeqDims,
                                            const ContextParallelTarget &target,
                                            ContextParallelCounts &counts);
 

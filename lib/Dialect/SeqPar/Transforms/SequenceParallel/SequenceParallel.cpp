@@ -82,16 +82,8 @@ void SequenceParallelPass::runOnOperation() {
 static std::string describeSeqDim(Value value, StridedDim seq) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "dim " << seq.dim << " of '" << value.getType() << "'";
-  int64_t outer = seq.outer;
-  if (outer == 1 && seq.inner == 1)
-    return text;
-  os << ", which flattens ";
-  if (outer > 1)
-    os << outer << " sequences of ";
-  os << seq.extent << " tokens";
-  if (seq.inner > 1)
-    os << " of " << seq.inner << " rows each";
+  os << "dim " << seq.dim << " of '" << value.getType() << "'"
+     << describeFlattening(seq);
   return text;
 }
 
@@ -131,11 +123,11 @@ SequenceParallelPass::runOnFunction(func::FuncOp func,
     return failure();
 
   ArgSeqDims argSeqDims = preamble.chooseSeqDims(func);
-  TokenWiseAnalysis analysis(
-      func,
-      keepShardableLengths(func, argSeqDims.dims, numRanks, "sequence-parallel",
-                           std::to_string(numRanks) + " ranks of grid axis " +
-                               std::to_string(axis)));
+  ArgSeqDims shardable = keepShardableLengths(
+      func, argSeqDims, numRanks, "sequence-parallel",
+      std::to_string(numRanks) + " ranks of grid axis " +
+          std::to_string(axis));
+  TokenWiseAnalysis analysis(func, shardable.dims, shardable.digits);
   if (failed(analysis.run()))
     return failure();
   // The signature may only change where no call site depends on it.

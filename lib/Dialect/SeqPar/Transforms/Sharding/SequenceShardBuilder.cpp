@@ -262,7 +262,10 @@ Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
 void SequenceShardBuilder::markSequenceBlocks(const DenseSet<Value> &globals) {
   for (auto &[key, local] : localized)
     if (globals.contains(key.first))
-      markSequenceBlock(local.first, StridedDim{key.second, local.second});
+      markSequenceBlock(local.first,
+                        StridedDim{key.second, local.second, 1, seqLen});
+  for (auto &[length, other] : otherLengths)
+    other->markSequenceBlocks(globals);
 }
 
 void SequenceShardBuilder::markSequenceBlock(Value local, StridedDim seq) {
