@@ -292,24 +292,37 @@ ArgSeqDims mlir::seqpar::keepShardableLengths(func::FuncOp func,
       return -1; // The token-wise analysis reports it.
     return type.getDimSize(dim);
   };
-  int64_t first = -1;
+  auto divides = [&](int64_t length) {
+    return length > 0 && length % pieces == 0;
+  };
+  SmallVector<int64_t> lengths;
+  for (unsigned arg = 0; arg < kept.dims.size(); ++arg)
+    if (int64_t length = kept.dims[arg] >= 0 ? lengthOf(arg) : -1;
+        length > 0 && !llvm::is_contained(lengths, length))
+      lengths.push_back(length);
+  if (lengths.size() < 2 || llvm::all_of(lengths, divides))
+    return kept;
+  // The lengths that divide are sharded; when none does, the first alone
+  // (padded where asked, else refused by the rewrite).
+  bool anyDivides = llvm::any_of(lengths, divides);
+  auto tokens = [](int64_t n) {
+    return std::to_string(n) + (n == 1 ? " token" : " tokens");
+  };
   for (unsigned arg = 0; arg < kept.dims.size(); ++arg) {
-    if (kept.dims[arg] < 0)
+    int64_t length = kept.dims[arg] >= 0 ? lengthOf(arg) : -1;
+    if (length <= 0 || (anyDivides ? divides(length) : length == lengths[0]))
       continue;
-    int64_t length = lengthOf(arg);
-    if (first < 0)
-      first = length;
-    if (length < 0 || length == first ||
-        (first % pieces == 0 && length % pieces == 0))
-      continue;
-    int64_t uneven = first % pieces ? first : length;
-    emitRemark(func.getArgument(arg).getLoc())
-        << rewrite << ": dim " << kept.dims[arg] << " of argument #" << arg
-        << " (" << length << " tokens, another sequence than the first's "
-        << first << ") stays whole: "
-        << (uneven == first ? "the first" : "its") << " length " << uneven
-        << " does not divide into the " << piecesText
-        << ", and a padded sequence is sharded alone";
+    InFlightDiagnostic remark = emitRemark(func.getArgument(arg).getLoc());
+    remark << rewrite << ": dim " << kept.dims[arg] << " of argument #" << arg
+           << " (a sequence of " << tokens(length) << ") stays whole: ";
+    if (anyDivides)
+      remark << "it does not divide into the " << piecesText
+             << ", and sequences of other lengths do (a sequence that needs "
+                "padding is sharded alone)";
+    else
+      remark << "no sequence length divides into the " << piecesText
+             << ", and only the first sequence (" << tokens(lengths[0])
+             << ") is sharded, padded";
     kept.dims[arg] = -1;
   }
   return kept;

@@ -99,9 +99,8 @@ SmallVector<SequenceBlock> mlir::seqpar::findSequenceBlocks(func::FuncOp func) {
         SeqParDialect::kSequenceBlockAttrName);
     if (!marker || marker.size() != 3 || op.getNumResults() != 1)
       continue;
-    blocks.push_back({op.getResult(0),
-                      StridedDim{marker[0], marker[2], 1, marker[1]},
-                      marker[1]});
+    blocks.push_back(
+        {op.getResult(0), StridedDim{marker[0], marker[2], 1, marker[1]}});
   }
   return blocks;
 }
@@ -110,12 +109,13 @@ LogicalResult TokenWiseAnalysis::run() {
   SmallVector<SequenceBlock> blocks = findSequenceBlocks(func);
   // Blocks of two lengths: an encoder-decoder's two sequences.
   for (const SequenceBlock &block : blocks)
-    if (!llvm::is_contained(seqLens, block.tokens))
-      seqLens.push_back(block.tokens);
+    if (!llvm::is_contained(seqLens, block.seq.extent))
+      seqLens.push_back(block.seq.extent);
   SmallVector<int64_t> blockLens(seqLens);
   if (!seqLens.empty())
     seqLen = seqLens.front();
-  SmallVector<unsigned> seededArgs;
+  // The arguments the sequence starts at, and their layout.
+  SmallVector<std::pair<unsigned, StridedDim>> seeds;
   for (auto [index, dim] : llvm::enumerate(argSeqDims)) {
     if (dim < 0)
       continue;
@@ -135,14 +135,15 @@ LogicalResult TokenWiseAnalysis::run() {
              << "argument #" << index << " has an empty sequence (" << type
              << ", dim " << dim << ")";
     // A flattened dim ([b*s, h]) holds fewer tokens than elements.
+    StridedDim seq{dim, 1, 1, length};
     if (index < argDigits.size() && argDigits[index].extent > 0) {
-      const StridedDim &digit = argDigits[index];
-      if (digit.dim != dim || length % (digit.inner * digit.extent) != 0)
+      seq = argDigits[index];
+      if (seq.dim != dim || length % (seq.inner * seq.extent) != 0)
         return emitError(func.getArgument(index).getLoc())
-               << "argument #" << index << ": " << digit.extent
-               << " tokens at stride " << digit.inner << " do not tile dim "
+               << "argument #" << index << ": " << seq.extent
+               << " tokens at stride " << seq.inner << " do not tile dim "
                << dim << " of " << type;
-      length = digit.extent;
+      length = seq.extent;
     }
     // Beside blocks, an argument of another length holds the whole sequence
     // the blocks are taken from (a padded context-parallel program).
@@ -154,22 +155,16 @@ LogicalResult TokenWiseAnalysis::run() {
       seqLen = length;
     if (!llvm::is_contained(seqLens, length))
       seqLens.push_back(length);
-    seededArgs.push_back(index);
+    seeds.push_back({index, seq});
   }
   if (seqLen < 0 || func.getBody().empty())
     return success();
-  for (unsigned index : seededArgs) {
-    bool flattened = index < argDigits.size() && argDigits[index].extent > 0;
-    int64_t size = cast<RankedTensorType>(func.getArgument(index).getType())
-                       .getDimSize(argSeqDims[index]);
-    setSeqDim(func.getArgument(index),
-              flattened ? argDigits[index]
-                        : StridedDim{argSeqDims[index], 1, 1, size});
-  }
-  DenseMap<Value, StridedDim> seeds;
+  for (auto [index, seq] : seeds)
+    setSeqDim(func.getArgument(index), seq);
+  DenseMap<Value, StridedDim> blockSeeds;
   for (const SequenceBlock &block : blocks)
-    seeds[block.value] = block.seq;
-  classifyBody(seeds);
+    blockSeeds[block.value] = block.seq;
+  classifyBody(blockSeeds);
   return success();
 }
 

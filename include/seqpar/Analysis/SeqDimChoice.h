@@ -49,14 +49,14 @@ struct ArgSeqDims {
 /// choice the attention contradicts is kept, with a remark naming both.
 ArgSeqDims chooseArgSeqDims(func::FuncOp func, int64_t optionSeqDim);
 
-/// `dims` (of `func`'s arguments) without the sequences of another length
-/// than the first argument's (an encoder-decoder's decoder beside its
-/// encoder) that cannot be sharded beside it into `pieces` pieces: padding
-/// shards one length (padded arguments stay whole, and the blocks cut from
-/// them carry one length), so every length must divide into the pieces. A
-/// remark on each argument left out, prefixed "`rewrite`: ", says that it
-/// stays whole and why (`piecesText` names the pieces: "4 pieces over grid
-/// axes [1]").
+/// `dims` (of `func`'s arguments) without the sequences that cannot be
+/// sharded beside the others into `pieces` pieces, when the arguments hold
+/// sequences of several lengths (an encoder-decoder's): padding shards one
+/// length (padded arguments stay whole, and the blocks cut from them carry
+/// one length), so the lengths that divide into the pieces are kept, or,
+/// when none does, the first argument's alone. A remark on each argument
+/// left out, prefixed "`rewrite`: ", says that it stays whole and why
+/// (`piecesText` names the pieces: "4 pieces over grid axes [1]").
 ArgSeqDims keepShardableLengths(func::FuncOp func, const ArgSeqDims &dims,
                                 int64_t pieces, StringRef rewrite,
                                 StringRef piecesText);

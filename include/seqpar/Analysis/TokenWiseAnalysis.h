@@ -89,9 +89,8 @@ struct TokenWiseInfo {
 /// comes back from an all-to-all.
 struct SequenceBlock {
   Value value;
+  /// Its layout; `extent` is the tokens in the block.
   StridedDim seq;
-  /// Tokens in the block.
-  int64_t tokens;
 };
 
 /// The sequence blocks marked at the top level of `func`'s body.
