@@ -269,8 +269,8 @@ void SequenceShardBuilder::markSequenceBlocks(const DenseSet<Value> &globals) {
 }
 
 void SequenceShardBuilder::markSequenceBlock(Value local, StridedDim seq) {
-  if (seq.extent > 0 && seq.extent != seqLen)
-    return forLength(seq.extent).markSequenceBlock(local, seq);
+  if (SequenceShardBuilder &own = of(seq); &own != this)
+    return own.markSequenceBlock(local, seq);
   Operation *def = local.getDefiningOp();
   if (!def || def->getNumResults() != 1)
     return;
@@ -322,8 +322,8 @@ Value SequenceShardBuilder::buildLocal(OpBuilder &b, Location loc, Value global,
 
 Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
                                           Value partial, StridedDim seq) {
-  if (seq.extent > 0 && seq.extent != seqLen)
-    return forLength(seq.extent).reduceScatter(b, loc, partial, seq);
+  if (SequenceShardBuilder &own = of(seq); &own != this)
+    return own.reduceScatter(b, loc, partial, seq);
   auto type = cast<RankedTensorType>(partial.getType());
   int64_t outer = outerOf(type, seq.dim, seq.inner);
   Value source =
@@ -344,8 +344,8 @@ Value SequenceShardBuilder::reduceScatter(OpBuilder &b, Location loc,
 
 Value SequenceShardBuilder::allGather(OpBuilder &b, Location loc, Value local,
                                       StridedDim seq) {
-  if (seq.extent > 0 && seq.extent != seqLen)
-    return forLength(seq.extent).allGather(b, loc, local, seq);
+  if (SequenceShardBuilder &own = of(seq); &own != this)
+    return own.allGather(b, loc, local, seq);
   auto type = cast<RankedTensorType>(local.getType());
   // Locally the sequence digit has ceil(s/t) elements.
   int64_t outer = type.getDimSize(seq.dim) / (localSeqLen * seq.inner);

@@ -68,9 +68,8 @@ void SequenceShardBuilder::reduceOnShards(Operation *op,
                                           shard::ReductionKind kind,
                                           StridedDim seq,
                                           const DenseSet<Value> &localValues) {
-  if (seq.extent > 0 && seq.extent != seqLen)
-    return forLength(seq.extent)
-        .reduceOnShards(op, analysis, kind, seq, localValues);
+  if (SequenceShardBuilder &own = of(seq); &own != this)
+    return own.reduceOnShards(op, analysis, kind, seq, localValues);
   const TokenWiseInfo &info = analysis.getInfo(op);
   auto linalgOp = cast<linalg::LinalgOp>(op);
   localizeOperands(op, info, analysis, seq.inner, localValues);
@@ -122,9 +121,8 @@ void SequenceShardBuilder::shardTokenWiseOp(Operation *op,
                                             const TokenWiseAnalysis &analysis,
                                             DenseSet<Value> &localValues) {
   StridedDim resultSeq = *analysis.getSeqDim(op->getResult(0));
-  if (resultSeq.extent != seqLen)
-    return forLength(resultSeq.extent)
-        .shardTokenWiseOp(op, analysis, localValues);
+  if (SequenceShardBuilder &own = of(resultSeq); &own != this)
+    return own.shardTokenWiseOp(op, analysis, localValues);
   const TokenWiseInfo &info = analysis.getInfo(op);
   OpBuilder b(op);
   Location loc = op->getLoc();

@@ -167,6 +167,11 @@ public:
   int64_t getLocalSeqLen() const { return localSeqLen; }
 
 private:
+  /// The builder of `seq`'s sequence (forLength of its extent; this one
+  /// where the extent is not tracked).
+  SequenceShardBuilder &of(StridedDim seq) {
+    return seq.extent > 0 ? forLength(seq.extent) : *this;
+  }
   /// `localize` without its cache.
   Value buildLocal(OpBuilder &b, Location loc, Value global, int64_t dim,
                    int64_t inner);
