@@ -40,9 +40,8 @@ static std::string describeArgDim(func::FuncOp func, unsigned arg,
 /// Gives the integer arguments typed exactly as argument `arg` (token ids:
 /// labels, masks, token-type ids of the same [b, s]) its sequence dim, and
 /// returns their numbers. A training graph's labels reach no attention.
-static SmallVector<unsigned> alignTokenArguments(func::FuncOp func,
-                                                 unsigned arg,
-                                                 ArgSeqDims &choice) {
+static SmallVector<unsigned>
+alignTokenArguments(func::FuncOp func, unsigned arg, ArgSeqDims &choice) {
   SmallVector<unsigned> aligned;
   auto type = dyn_cast<RankedTensorType>(func.getArgument(arg).getType());
   if (!type || !type.getElementType().isSignlessInteger())
@@ -129,7 +128,8 @@ static void addOtherSequences(func::FuncOp func,
     takeSequence(inferred, arg, dim, choice);
     remark << "; a second sequence, the tokens of a self-attention that reads "
               "none of the first: "
-           << describeArgDim(func, arg, dim) << describeFlattening(choice.digits[arg]);
+           << describeArgDim(func, arg, dim)
+           << describeFlattening(choice.digits[arg]);
     if (int64_t own = tokensOf(arg, dim); own != tokens)
       remark << (choice.digits[arg].extent > 0
                      ? " (the first has " + std::to_string(tokens) + ")"
@@ -170,8 +170,7 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
     unsigned given = llvm::find_if(choice.dims, [](int64_t d) {
                        return d >= 0;
                      }) - choice.dims.begin();
-    SmallVector<unsigned> aligned =
-        alignTokenArguments(func, given, choice);
+    SmallVector<unsigned> aligned = alignTokenArguments(func, given, choice);
     if (!aligned.empty())
       emitRemark(func.getLoc())
           << "sequence dim: the seq-dim=" << optionSeqDim << " option names "
@@ -220,8 +219,7 @@ ArgSeqDims mlir::seqpar::chooseArgSeqDims(func::FuncOp func,
     // Two token sequences (an encoder's and a decoder's) read by the
     // attentions, split along their tokens by an earlier rewrite (CP,
     // before SP on the TP axis): the split ones are the sequences, one or
-    // both, each at one dim (docs/context-parallelism.md, "TP x CP"); the
-    // analysis reports two of different lengths.
+    // both, each at one dim (docs/context-parallelism.md, "TP x CP").
     SmallVector<std::pair<unsigned, int64_t>> split;
     bool unique = inferred.reached.size() >= 2;
     for (auto &[arg, dims] : inferred.reached) {

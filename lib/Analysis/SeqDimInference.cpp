@@ -163,8 +163,7 @@ void TokenTracer::visit(const Digit &digit) {
   };
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     if (arg.getOwner() == &func.getBody().front())
-      own.push_back({arg.getArgNumber(), digit.dim, digit.length,
-                     digit.inner});
+      own.push_back({arg.getArgNumber(), digit.dim, digit.length, digit.inner});
     else if (!firstStop)
       firstStop = arg.getOwner()->getParentOp();
     return;

@@ -30,9 +30,9 @@ struct ArgSeqDims {
   SmallVector<int64_t> dims;
   /// Per argument: the token digit of a sequence dim that holds the tokens
   /// flattened with other dims ([b*s, h]: outer b; [s*b, h]: inner b), as
-  /// the attention's tokens were followed back to it; extent 0 where the
-  /// dim holds the tokens alone (or where the dim was given, not inferred:
-  /// its size is then its length).
+  /// the attention's tokens were followed back to it (for an inferred dim,
+  /// and for a given one they reach); extent 0 where the dim holds the
+  /// tokens alone or no attention reaches it: its size is then its length.
   SmallVector<StridedDim> digits;
   /// When every entry of `dims` is -1: why, as a sentence fragment that
   /// completes "no sequence dim for @f: ".

@@ -133,11 +133,10 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
   std::optional<int64_t> chunks =
       zigzag ? llvm::checkedMul<int64_t>(2, numRanks) : numRanks;
   ArgSeqDims shardable =
-      chunks ? keepShardableLengths(func, argSeqDims, *chunks,
-                                    "context-parallel",
-                                    std::to_string(*chunks) +
-                                        " pieces over grid axes [" +
-                                        axesString() + "]")
+      chunks ? keepShardableLengths(
+                   func, argSeqDims, *chunks, "context-parallel",
+                   std::to_string(*chunks) + " pieces over grid axes [" +
+                       axesString() + "]")
              : argSeqDims;
   TokenWiseAnalysis analysis(func, shardable.dims, shardable.digits);
   if (failed(analysis.run()))

@@ -125,8 +125,7 @@ SequenceParallelPass::runOnFunction(func::FuncOp func,
   ArgSeqDims argSeqDims = preamble.chooseSeqDims(func);
   ArgSeqDims shardable = keepShardableLengths(
       func, argSeqDims, numRanks, "sequence-parallel",
-      std::to_string(numRanks) + " ranks of grid axis " +
-          std::to_string(axis));
+      std::to_string(numRanks) + " ranks of grid axis " + std::to_string(axis));
   TokenWiseAnalysis analysis(func, shardable.dims, shardable.digits);
   if (failed(analysis.run()))
     return failure();

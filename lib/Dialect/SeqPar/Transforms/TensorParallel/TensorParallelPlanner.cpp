@@ -761,13 +761,13 @@ LogicalResult TensorParallelPlanner::visitAttention(AttentionOp op) {
   // Megatron's attention: each rank computes a/t heads (Shoeybi et al.
   // 2019, section 3). Contiguous chunks keep GQA's pairing: query head
   // r*a/t + j reads key head r*a_kv/t + j/(a/a_kv), rank r's when t divides
-  // a_kv (split() checks).
+  // a_kv (checkTiles checks, for split values and replicated reads alike).
   if (!op.getDropout().empty())
     return fail(op, "is a seqpar.attention with dropout, whose masks are "
                     "keyed by the global head");
   StridedDim heads{1, 1, 1};
-  for (OpOperand *operand : {&op.getQueryMutable(), &op.getKeyMutable(),
-                             &op.getValueMutable()})
+  for (OpOperand *operand :
+       {&op.getQueryMutable(), &op.getKeyMutable(), &op.getValueMutable()})
     if (failed(readSplit(*operand, heads)))
       return failure();
   // A mask [b, a, s, t] is read per head; [b, 1, s, t] by every head.
