@@ -33,22 +33,25 @@ StringRef mlir::seqpar::stringifyAttentionStrategy(AttentionStrategy strategy) {
   return "";
 }
 
+/// Whether `seq` is one sequence's tokens along dim 2 of [b, a, s, d], as
+/// the distributed blocks read them.
+static bool isAttentionTokens(std::optional<StridedDim> seq) {
+  return seq && seq->dim == 2 && seq->inner == 1 && seq->outer == 1;
+}
+
 std::string mlir::seqpar::whyNotDistributable(AttentionOp op,
                                               const TokenWiseAnalysis &analysis,
                                               const DenseSet<Value> &sharded) {
-  for (Value operand : {op.getQuery(), op.getKey(), op.getValue()}) {
-    std::optional<StridedDim> seq = analysis.getSeqDim(operand);
-    if (!sharded.contains(operand) || !seq || seq->dim != 2 || seq->inner != 1)
+  // Each of Q, K, V holds one sequence's tokens at dim 2, not several
+  // sequences packed there ([b*s] attended as one): the blocks' positions
+  // are tokens of one sequence. A cross-attention may read two sequences
+  // of different lengths, one for the queries and one for the keys and
+  // values (the verifier gives K and V one size).
+  for (Value operand : {op.getQuery(), op.getKey(), op.getValue()})
+    if (!sharded.contains(operand) ||
+        !isAttentionTokens(analysis.getSeqDim(operand)))
       return "is an attention whose query, key and value do not all carry "
              "the sharded sequence at dim 2 of [b, a, s, d]";
-  }
-  // A cross-attention may read two sequences of different lengths, one for
-  // the queries and one for the keys and values (the verifier allows the
-  // causal flag on one length only).
-  if (analysis.getSeqDim(op.getValue())->extent !=
-      analysis.getSeqDim(op.getKey())->extent)
-    return "is an attention whose key and value carry sequences of different "
-           "lengths";
   if (Value mask = op.getMask();
       mask && (sharded.contains(mask) || analysis.getSeqDim(mask)))
     return "is an attention whose mask is sharded along the sequence (each "
@@ -77,9 +80,8 @@ std::string mlir::seqpar::whyNotDistributable(AttentionBackwardOp op,
     return "is an attention backward whose query, key, value, mask, scale, "
            "causal flag or dropout differ from the attention whose out it "
            "reads";
-  std::optional<StridedDim> seq = analysis.getSeqDim(op.getOutGrad());
-  if (!sharded.contains(op.getOutGrad()) || !seq || seq->dim != 2 ||
-      seq->inner != 1)
+  if (!sharded.contains(op.getOutGrad()) ||
+      !isAttentionTokens(analysis.getSeqDim(op.getOutGrad())))
     return "is an attention backward whose dO does not carry the sharded "
            "sequence at dim 2 of [b, a, s, d]";
   return "";
