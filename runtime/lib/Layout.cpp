@@ -10,6 +10,7 @@
 #include <cstring>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 
 namespace seqpar {
 namespace rt {
@@ -353,6 +354,69 @@ void fromF32(DType dtype, const float *src, void *dst, int64_t n) {
   else
     for (int64_t i = 0; i < n; ++i)
       d[i] = f32ToBf16(src[i]);
+}
+
+namespace {
+template <typename T, typename Op>
+void reduceChunksOf(const void *chunks, int64_t t, int64_t n, void *out,
+                    Op op) {
+  const T *c = static_cast<const T *>(chunks);
+  T *o = static_cast<T *>(out);
+  if (t == 1) {
+    if (o != c)
+      std::memcpy(o, c, static_cast<size_t>(n) * sizeof(T));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    o[i] = op(c[i], c[n + i]);
+  for (int64_t j = 2; j < t; ++j)
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = op(o[i], c[j * n + i]);
+}
+
+/// Integers sum in the unsigned type of the same width: sums wrap.
+template <typename T, bool = std::is_integral_v<T>> struct SumType {
+  using type = T;
+};
+template <typename T> struct SumType<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+
+template <typename T>
+void reduceChunksAs(Reduction reduction, const void *chunks, int64_t t,
+                    int64_t n, void *out) {
+  using Sum = typename SumType<T>::type;
+  switch (reduction) {
+  case Reduction::Sum:
+    return reduceChunksOf<T>(chunks, t, n, out, [](T a, T b) {
+      return static_cast<T>(static_cast<Sum>(a) + static_cast<Sum>(b));
+    });
+  case Reduction::Max:
+    // a != a: a NaN wins, as in arith.maximumf.
+    return reduceChunksOf<T>(chunks, t, n, out,
+                             [](T a, T b) { return a > b || a != a ? a : b; });
+  case Reduction::Min:
+    return reduceChunksOf<T>(chunks, t, n, out,
+                             [](T a, T b) { return a < b || a != a ? a : b; });
+  }
+}
+} // namespace
+
+void reduceChunks(DType dtype, Reduction reduction, const void *chunks,
+                  int64_t t, int64_t n, void *out) {
+  switch (dtype) {
+  case DType::I32:
+    return reduceChunksAs<int32_t>(reduction, chunks, t, n, out);
+  case DType::I64:
+    return reduceChunksAs<int64_t>(reduction, chunks, t, n, out);
+  case DType::I8:
+    return reduceChunksAs<int8_t>(reduction, chunks, t, n, out);
+  case DType::F32:
+  case DType::F16:
+  case DType::BF16:
+    break;
+  }
+  reduceChunksAs<float>(reduction, chunks, t, n, out);
 }
 
 std::string describe(const CollectiveOp &op, const CommunicatorInfo &info) {

@@ -52,6 +52,15 @@ void concatUnpack(const void *src, void *dst, int64_t outer, int64_t m,
 void toF32(DType dtype, const void *src, float *dst, int64_t n);
 void fromF32(DType dtype, const float *src, void *dst, int64_t n);
 
+/// out[i] = c_0[i] op c_1[i] op ... op c_{t-1}[i] for i < n: the t
+/// contiguous chunks `chunks` of n elements of `dtype` (not f16/bf16, which
+/// reduce widened to f32) reduced in chunk (rank) order, so every rank
+/// reduces its block in the same order. Max and min of floats propagate NaN
+/// (arith.maximumf / minimumf); integer sums wrap. `out` may be the first
+/// chunk.
+void reduceChunks(DType dtype, Reduction reduction, const void *chunks,
+                  int64_t t, int64_t n, void *out);
+
 /// "[4,8]".
 std::string shapeString(const std::vector<int64_t> &shape);
 /// One line naming the op, dtype, shapes, dims and bytes (timeout messages).

@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 using namespace seqpar::rt;
@@ -66,6 +67,51 @@ TEST(Layout, PackUnpackMiddleDim) {
                     src[(o * extent + j * m + k) * inner + i]);
   concatUnpack(packed.data(), back.data(), outer, m, inner, t, sizeof(int));
   EXPECT_EQ(back, src);
+}
+
+// Tests the local step of the MPI reduce-scatter: chunks reduced in rank
+// order, NaN winning max and min (arith.maximumf / minimumf), integer sums
+// wrapping, a single chunk copied, and the result written over chunk 0.
+TEST(Layout, ReduceChunks) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // Three chunks of four: 1e8 + 1 - 1e8 is 0 in f32 in rank order, 1 in
+  // another (1 - 1e8 + 1e8).
+  std::vector<float> f = {1e8f, 2, nan, -1, 1, 5, 0, -3, -1e8f, 1, 4, nan};
+  std::vector<float> out(4);
+  reduceChunks(DType::F32, Reduction::Sum, f.data(), 3, 4, out.data());
+  EXPECT_EQ(out[0], 0.0f);
+  EXPECT_EQ(out[1], 8.0f);
+  EXPECT_TRUE(std::isnan(out[2]));
+  EXPECT_TRUE(std::isnan(out[3]));
+  reduceChunks(DType::F32, Reduction::Max, f.data(), 3, 4, out.data());
+  EXPECT_EQ(out[0], 1e8f);
+  EXPECT_EQ(out[1], 5.0f);
+  EXPECT_TRUE(std::isnan(out[2])); // NaN in the first chunk
+  EXPECT_TRUE(std::isnan(out[3])); // NaN in the last chunk
+  reduceChunks(DType::F32, Reduction::Min, f.data(), 3, 4, out.data());
+  EXPECT_EQ(out[0], -1e8f);
+  EXPECT_EQ(out[1], 1.0f);
+  EXPECT_TRUE(std::isnan(out[2]));
+  EXPECT_TRUE(std::isnan(out[3]));
+
+  std::vector<int8_t> i8 = {100, -128, 7, 100, -1, 7};
+  std::vector<int8_t> i8out(3);
+  reduceChunks(DType::I8, Reduction::Sum, i8.data(), 2, 3, i8out.data());
+  EXPECT_EQ(i8out, (std::vector<int8_t>{-56, 127, 14}));
+  std::vector<int64_t> i64 = {INT64_MAX, 3, 1, -4};
+  std::vector<int64_t> i64out(2);
+  reduceChunks(DType::I64, Reduction::Sum, i64.data(), 2, 2, i64out.data());
+  EXPECT_EQ(i64out, (std::vector<int64_t>{INT64_MIN, -1}));
+  reduceChunks(DType::I64, Reduction::Max, i64.data(), 2, 2, i64out.data());
+  EXPECT_EQ(i64out, (std::vector<int64_t>{INT64_MAX, 3}));
+
+  std::vector<int32_t> one = {4, -2}, oneOut(2);
+  reduceChunks(DType::I32, Reduction::Min, one.data(), 1, 2, oneOut.data());
+  EXPECT_EQ(oneOut, one);
+  // In place over the first chunk (the f16/bf16 path reduces so).
+  reduceChunks(DType::F32, Reduction::Sum, f.data(), 2, 4, f.data());
+  EXPECT_EQ(f[1], 7.0f);
+  EXPECT_EQ(f[5], 5.0f); // the second chunk is read, not written
 }
 
 // Tests output shapes and the validation messages without communication.
