@@ -38,6 +38,8 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
   addPipeline(pm, "func.func(convert-elementwise-to-linalg)");
   // One loop nest per chain of elementwise ops, contractions kept for BLAS.
   pm.addPass(createFuseElementwise());
+  // Each contraction's zero accumulator filled just before it (beta = 0).
+  pm.addPass(createSinkFills());
   // Key-tile loops yield their merged (out, lse) as new buffers.
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                   "function-boundary-type-conversion=identity-layout-map "

@@ -1154,6 +1154,46 @@ def FuseElementwise : Pass<"seqpar-fuse-elementwise"> {
   ];
 }
 
+def SinkFills : Pass<"seqpar-sink-fills"> {
+  let summary = "Give every op that accumulates into a linalg.fill its own fill, just before it";
+  let description = [{
+    An exported graph fills one tensor with zeros and hands it to several
+    contractions as their accumulator (`outs`), often long before they
+    run. Bufferization then fills one buffer early and copies it for every
+    use but the last, and the copy or the ops in between keep
+    `seqpar-lower-matmul-to-blas` from seeing a fresh zero-filled output:
+    the GEMM adds into it (beta = 1) after a pass over memory that fills
+    it and one that copies it (at h = 768, s = 4096: 12 and 25 MB per
+    linear). This pass clones the `linalg.fill` (and the `tensor.empty` it
+    fills) to just before each op that takes it as an init, so each such op
+    gets a buffer filled right before it, which the BLAS lowering replaces
+    by beta = 0, and the shared fill goes when unused. Fills used as
+    anything but an init of a `DestinationStyleOpInterface` op stay for
+    those uses. Used by `seqpar-lower-to-llvm` before bufferization;
+    docs/runtime-and-run.md, "BLAS kernels".
+
+    Before:
+    ```mlir
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %a = linalg.matmul ins(%x, %w1 : ...) outs(%z : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %b = linalg.matmul ins(%y, %w2 : ...) outs(%z : tensor<8x4xf32>) -> tensor<8x4xf32>
+    ```
+    After:
+    ```mlir
+    %e1 = tensor.empty() : tensor<8x4xf32>
+    %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %a = linalg.matmul ins(%x, %w1 : ...) outs(%z1 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %e2 = tensor.empty() : tensor<8x4xf32>
+    %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %b = linalg.matmul ins(%y, %w2 : ...) outs(%z2 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
   let summary = "Move each memref.dealloc to just after the buffer's last use";
   let description = [{

@@ -1,0 +1,72 @@
+// RUN: seqpar-opt %s -split-input-file --seqpar-sink-fills | FileCheck %s
+// RUN: seqpar-opt %s -split-input-file --pass-pipeline="builtin.module(seqpar-lower-to-llvm)" --mlir-print-ir-after=seqpar-lower-matmul-to-blas -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLAS
+
+// One zero accumulator shared by two linears, filled before an unrelated
+// op: each linear gets its own tensor.empty and fill right before it, and
+// the shared fill goes. Lowered, both GEMMs overwrite a fresh buffer
+// (beta = 0) and no fill or copy of the accumulator is left.
+// CHECK-LABEL: func.func @shared
+// CHECK: %[[X:.*]] = linalg.generic
+// CHECK-NEXT: ^bb0
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<8x4xf32>
+// CHECK-NEXT: %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]] : tensor<8x4xf32>)
+// CHECK-NEXT: linalg.matmul ins(%[[X]], %arg1 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z1]] : tensor<8x4xf32>)
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<8x4xf32>
+// CHECK-NEXT: %[[Z2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2]] : tensor<8x4xf32>)
+// CHECK-NEXT: linalg.matmul ins(%arg0, %arg2 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z2]] : tensor<8x4xf32>)
+// CHECK-NOT: linalg.fill
+// BLAS-LABEL: func.func @shared
+// BLAS-NOT: linalg.fill
+// BLAS-NOT: memref.copy
+// BLAS: %[[BETA0:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// BLAS: llvm.call @cblas_sgemm({{.*}}, %[[BETA0]], {{.*}})
+// BLAS-NOT: linalg.fill
+// BLAS-NOT: memref.copy
+// BLAS: %[[BETA1:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// BLAS: llvm.call @cblas_sgemm({{.*}}, %[[BETA1]], {{.*}})
+func.func @shared(%x: tensor<8x16xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %ex = tensor.empty() : tensor<8x16xf32>
+  %x2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf32>) outs(%ex : tensor<8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<8x16xf32>
+  %a = linalg.matmul ins(%x2, %w1 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%z : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %b = linalg.matmul ins(%x, %w2 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%z : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %a, %b : tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// A fill also returned keeps that use; one right before its only user, or
+// over a tensor that is not empty, stays as it is.
+// CHECK-LABEL: func.func @kept
+// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4xf32>)
+// CHECK-NEXT: %[[S:.*]] = linalg.reduce ins(%arg0 : tensor<4x8xf32>) outs(%[[Z1]] : tensor<4xf32>)
+// CHECK: %[[D:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%arg1 : tensor<4xf32>)
+// CHECK-NEXT: %[[T:.*]] = linalg.reduce ins(%arg0 : tensor<4x8xf32>) outs(%[[D]] : tensor<4xf32>)
+// CHECK: return %[[Z]], %[[S]], %[[T]]
+func.func @kept(%x: tensor<4x8xf32>, %live: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.reduce ins(%x : tensor<4x8xf32>) outs(%z : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  %d = linalg.fill ins(%zero : f32) outs(%live : tensor<4xf32>) -> tensor<4xf32>
+  %t = linalg.reduce ins(%x : tensor<4x8xf32>) outs(%d : tensor<4xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    }
+  return %z, %s, %t : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
