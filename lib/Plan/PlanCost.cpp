@@ -435,13 +435,15 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
     workspace += 2 * kvChunk + tokens * heads * (d + 1) * 4;
   if (hw.attentionTile > 0) {
     // Scores of one tile of this rank's queries (Ulysses: a/c heads of all
-    // s, the same count) against one tile of the keys a step sees.
+    // s, the same count) against one tile of the keys a step sees; tiles
+    // are taken per K/V head, so one group's query heads.
     double keys = ring > 1 ? sl * u : sPadded;
     double queries = hw.attentionQueryTile > 0
                          ? std::min<double>(hw.attentionQueryTile, tokens)
                          : tokens;
+    double groupHeads = kvHeads > 1 ? heads / kvHeads : heads;
     workspace +=
-        2 * queries * heads * std::min<double>(hw.attentionTile, keys) * 4;
+        2 * queries * groupHeads * std::min<double>(hw.attentionTile, keys) * 4;
   }
   cost.transientBytes = tokens * e * liveWidth + workspace;
 

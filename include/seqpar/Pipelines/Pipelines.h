@@ -182,11 +182,12 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
 /// SP runs (a step's T new tokens are not split).
 void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
 
-/// Default queries and keys per attention tile on CPUs: a tile's f32
-/// scores, [b, a, 128, 256] x 4 bytes (0.75 MiB at 6 heads), stay in a
-/// core's L2 (docs/runtime-and-run.md, "Attention tiles").
+/// Default queries and keys per attention tile on CPUs: tiles are taken
+/// per K/V head, so a tile's f32 scores, [b, r, 128, 512] x 4 bytes
+/// (0.25 MiB with one query head per K/V head), stay in a core's L2
+/// (docs/runtime-and-run.md, "Attention tiles").
 inline constexpr int64_t kDefaultAttentionQTile = 128;
-inline constexpr int64_t kDefaultAttentionKvTile = 256;
+inline constexpr int64_t kDefaultAttentionKvTile = 512;
 
 /// Options of the `seqpar-lower-to-llvm` pipeline.
 struct LowerToLLVMPipelineOptions

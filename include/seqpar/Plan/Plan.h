@@ -164,7 +164,8 @@ struct Hardware {
   /// Queries and keys per attention tile whose f32 scores live in device
   /// memory: 0 for a flash kernel (scores stay on chip), seqpar-lower-to-
   /// llvm's attention-q-tile and attention-kv-tile on CPUs (two
-  /// [b, a, q tile, kv tile] tensors live; a q tile of 0: all queries).
+  /// [b, r, q tile, kv tile] tensors live, r the query heads of one K/V
+  /// head; a q tile of 0: all queries).
   int64_t attentionQueryTile = 0, attentionTile = 0;
   /// Bytes per second one device reads from its memory (HBM, DRAM): the
   /// bound of a decode step, which reads every weight and its KV cache for

@@ -423,17 +423,20 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     [b, a, s, kv-tile] scores instead of [b, a, s, t]: for a 16k x 16k f32
     block, about 0.4 GiB per head instead of 6 GiB (six score-sized
     buffers).
-    With `q-tile`, a forward block with more queries (a multiple of it) is
-    first a loop over query tiles of `q-tile` rows (rows are independent),
+    A forward block it tiles with more than one K/V head is first a loop
+    over its K/V heads g, each iteration the block of the r = a / a_kv query
+    heads of group g against K/V head g (heads are independent). With
+    `q-tile`, a forward block with more queries (a multiple of it) is
+    then a loop over query tiles of `q-tile` rows (rows are independent),
     each the key-tile loop above: every scores tensor is then
-    [b, a, q-tile, kv-tile], small enough to stay in cache.
+    [b, r, q-tile, kv-tile], small enough to stay in cache.
     A causal `seqpar.attention` (positions 0.., s = s_kv) becomes a loop
     over query tiles (of `q-tile` rows, or of `kv-tile` without it), each
     over keys [0, end of the query tile) only: tiles of `kv-tile` keys up to
     the last whole one, then tiles of the query tile's size up to the
     diagonal. The key tiles wholly in a query tile's future, which would
     merge as the empty partial, are not computed (about half the work at
-    long sequences).
+    long sequences); those wholly in its past are blocks without `causal`.
     The backward likewise: a `seqpar.attention_block_backward` with more
     than `kv-tile` queries or keys (multiples of it) becomes loops over
     query tiles and, inside, key tiles, each a block backward of at most

@@ -94,11 +94,14 @@ SmallVector<Value> unlessInFuture(
 /// each a smaller attention_block of `query` (rows at `qPositions`,
 /// `mask`'s rows) merged into the running partial, which starts at `init`.
 /// With `qLast` (the largest query position of a causal block), tiles
-/// wholly after it are skipped at run time.
+/// wholly after it are skipped at run time. With `wholyVisible` the tiles'
+/// blocks are not causal: the caller knows every key of the range is at or
+/// before every query, so the mask would keep every score.
 scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
                             Value query, Value qPositions, Value mask,
                             Value keyBegin, Value keyEnd, int64_t tile,
-                            AttentionPartial init, Value qLast = nullptr) {
+                            AttentionPartial init, Value qLast = nullptr,
+                            bool wholyVisible = false) {
   auto queryType = cast<RankedTensorType>(query.getType());
   auto outType = cast<RankedTensorType>(op.getOut().getType())
                      .clone(queryType.getShape());
@@ -123,9 +126,9 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
         auto merge = [&](OpBuilder &mb, Location ml) -> SmallVector<Value> {
           // The tile's positions key its dropout: the whole block's mask.
           auto part = AttentionBlockOp::create(
-              mb, ml, outType, rowType, rowType, query, k, v, qPositions,
-              kvPos, tileMask, op.getHeadOffset(), op.getScaleAttr(),
-              op.getCausalAttr());
+              mb, ml, outType, rowType, rowType, query, k, v, qPositions, kvPos,
+              tileMask, op.getHeadOffset(), op.getScaleAttr(),
+              wholyVisible ? UnitAttr() : op.getCausalAttr());
           cloneAttentionDropout(op.getDropout(), part.getDropout());
           return llvm::to_vector(
               buildAttentionMerge(mb, ml, AttentionPartial::of(acc),
@@ -182,6 +185,78 @@ void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
       });
   op->replaceAllUsesWith(loop.getResults());
   op->erase();
+}
+
+/// `op` as a loop over its K/V heads g when it has several: each
+/// iteration a block of the r = a / a_kv query heads of group g (a mask's
+/// heads with them, a broadcast one as is) against K/V head g, written
+/// into the results at heads [g r, (g + 1) r). Heads are independent, and
+/// one group's [b, r, q-tile, kv-tile] scores stay in cache at tiles the
+/// GEMMs run faster on than all heads' would (docs/runtime-and-run.md,
+/// "Attention tiles"). Returns the group's block, inside the loop, or `op`
+/// itself when it has one K/V head.
+AttentionBlockOp splitByKvHeads(AttentionBlockOp op) {
+  auto queryType = cast<RankedTensorType>(op.getQuery().getType());
+  int64_t heads = queryType.getDimSize(1);
+  int64_t kvHeads = cast<RankedTensorType>(op.getKey().getType()).getDimSize(1);
+  if (kvHeads <= 1)
+    return op;
+  int64_t group = heads / kvHeads;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto outType = cast<RankedTensorType>(op.getOut().getType());
+  auto rowType = cast<RankedTensorType>(op.getRowMax().getType());
+  auto withHeads = [&](RankedTensorType type) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape[1] = group;
+    return type.clone(shape);
+  };
+  auto index = [&](OpBuilder &ib, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ib, loc, v);
+  };
+  SmallVector<Value> whole = {
+      tensor::EmptyOp::create(b, loc, outType.getShape(), b.getF32Type()),
+      tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type()),
+      tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type())};
+  AttentionBlockOp part;
+  auto loop = scf::ForOp::create(
+      b, loc, index(b, 0), index(b, kvHeads), index(b, 1), whole,
+      [&](OpBuilder &nb, Location nloc, Value g, ValueRange acc) {
+        Value first = arith::MulIOp::create(nb, nloc, g, index(nb, group));
+        auto heads = [&](Value value, Value at, int64_t count) {
+          return SequenceShardBuilder::sliceAlong(nb, nloc, value, 1, at,
+                                                  count);
+        };
+        // Separate statements: argument evaluation order would order them.
+        Value query = heads(op.getQuery(), first, group);
+        Value key = heads(op.getKey(), g, 1);
+        Value value = heads(op.getValue(), g, 1);
+        Value mask = op.getMask();
+        if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(1) != 1)
+          mask = heads(mask, first, group);
+        // The group's first global head keys its dropout.
+        Value headOffset;
+        if (!op.getDropout().empty())
+          headOffset =
+              op.getHeadOffset()
+                  ? arith::AddIOp::create(nb, nloc, op.getHeadOffset(), first)
+                        .getResult()
+                  : first;
+        part = AttentionBlockOp::create(nb, nloc, withHeads(outType),
+                                        withHeads(rowType), withHeads(rowType),
+                                        query, key, value, op.getQPositions(),
+                                        op.getKvPositions(), mask, headOffset,
+                                        op.getScaleAttr(), op.getCausalAttr());
+        cloneAttentionDropout(op.getDropout(), part.getDropout());
+        SmallVector<Value> merged;
+        for (auto [piece, into] :
+             llvm::zip(AttentionPartial::of(part).values(), acc))
+          merged.push_back(insertAlong(nb, nloc, piece, into, 1, first));
+        scf::YieldOp::create(nb, nloc, merged);
+      });
+  op->replaceAllUsesWith(loop.getResults());
+  op->erase();
+  return part;
 }
 
 /// The empty partial for `query`'s rows of `op`.
@@ -263,7 +338,10 @@ void tileBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
 /// half the work of the key loop alone. The skipped tiles would have
 /// merged as the empty partial, which a merge ignores. The visible keys
 /// are tiles of `kTile` (a multiple of `qTile`) up to the last whole one,
-/// then tiles of `qTile` up to the diagonal.
+/// then tiles of `qTile` up to the diagonal. The key tiles that end at or
+/// before q, the last whole one before it, are in every query's past: their
+/// blocks are not causal, so no score of theirs is compared with a position
+/// (docs/runtime-and-run.md, "Attention tiles").
 void tileCausalBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
   replaceByQueryTileLoop(
       op, qTile,
@@ -272,20 +350,24 @@ void tileCausalBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
         auto index = [&](int64_t v) {
           return arith::ConstantIndexOp::create(b, loc, v).getResult();
         };
+        // The start of the kTile tile that holds `key`.
+        auto tileStart = [&](Value key) -> Value {
+          return arith::MulIOp::create(
+              b, loc, arith::DivUIOp::create(b, loc, key, index(kTile)),
+              index(kTile));
+        };
         // Causal attention has s = s_kv (its verifier): keyEnd <= keys.
         Value keyEnd = arith::AddIOp::create(b, loc, at, index(qTile));
-        Value wholeEnd =
-            kTile == qTile
-                ? keyEnd
-                : arith::MulIOp::create(
-                      b, loc,
-                      arith::DivUIOp::create(b, loc, keyEnd, index(kTile)),
-                      index(kTile))
-                      .getResult();
+        Value pastEnd = tileStart(at);
+        Value wholeEnd = kTile == qTile ? keyEnd : tileStart(keyEnd);
         AttentionPartial partial = AttentionPartial::of(
             buildKeyTileLoop(b, loc, op, query, qPositions, mask, index(0),
-                             wholeEnd, kTile,
-                             emptyPartialFor(b, loc, op, query))
+                             pastEnd, kTile, emptyPartialFor(b, loc, op, query),
+                             /*qLast=*/nullptr, /*wholyVisible=*/true)
+                .getResults());
+        partial = AttentionPartial::of(
+            buildKeyTileLoop(b, loc, op, query, qPositions, mask, pastEnd,
+                             wholeEnd, kTile, partial)
                 .getResults());
         if (kTile == qTile)
           return partial;
@@ -474,6 +556,7 @@ struct TileAttentionPass
     // Tiles a forward block; a causal one over positions 0.. (s = s_kv)
     // skips the key tiles in each query tile's future.
     auto tileForward = [&](AttentionBlockOp block, bool causalFromZero) {
+      block = splitByKvHeads(block);
       int64_t rows = extent(block.getQuery(), 2);
       int64_t q = tileFor(rows, qTile), k = tileFor(extent(block.getKey(), 2),
                                                     kvTile);

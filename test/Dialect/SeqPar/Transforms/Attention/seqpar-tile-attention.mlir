@@ -1,24 +1,32 @@
 // RUN: seqpar-opt %s -split-input-file --seqpar-tile-attention="kv-tile=4" | FileCheck %s
 // RUN: seqpar-opt %s -split-input-file --seqpar-tile-attention="kv-tile=0" | FileCheck %s --check-prefix=OFF
 
-// A block with 16 keys becomes a loop over 4 tiles of 4 keys: each a block
-// of all queries against the tile's K/V and positions, merged into the
-// running (out, row max, row sum) from (0, -inf, 0).
+// A block with 16 keys and 2 K/V heads becomes a loop over its K/V heads,
+// each iteration the block of the group's 2 query heads against its K/V
+// head, written into the results at the group's first head; that block is
+// a loop over 4 tiles of 4 keys: each a block of all queries against the
+// tile's K/V and positions, merged into the running (out, row max, row
+// sum) from (0, -inf, 0).
 // CHECK-LABEL: func.func @block
-// CHECK: arith.constant 0.000000e+00 : f32
-// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8x8xf32>)
+// CHECK: %[[HEADS:.*]]:3 = scf.for %[[G:[a-z0-9_]+]] = %c0 to %c2 step %c1 iter_args(%[[WO:[a-z0-9_]+]] = %{{.*}}, %[[WM:[a-z0-9_]+]] = %{{.*}}, %[[WS:[a-z0-9_]+]] = %{{.*}}) -> (tensor<1x4x8x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+// CHECK: %[[H0:.*]] = arith.muli %[[G]], %{{.*}} : index
+// CHECK: %[[QG:.*]] = tensor.extract_slice %arg0[0, %[[H0]], 0, 0] [1, 2, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[KG:.*]] = tensor.extract_slice %arg1[0, %[[G]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1]
+// CHECK: %[[VG:.*]] = tensor.extract_slice %arg2[0, %[[G]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1]
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x8x8xf32>)
 // CHECK: arith.constant 0xFF800000 : f32
-// CHECK: %[[NEGINF:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8xf32>)
-// CHECK: arith.constant 0.000000e+00 : f32
-// CHECK: %[[NOSUM:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x4x8xf32>)
-// CHECK: %[[LOOP:.*]]:3 = scf.for %[[AT:.*]] = %c0 to %c16 step %c4 iter_args(%[[OUT:.*]] = %[[ZERO]], %[[MAX:.*]] = %[[NEGINF]], %[[SUM:.*]] = %[[NOSUM]])
-// CHECK: %[[K:.*]] = tensor.extract_slice %arg1[0, 0, %[[AT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
-// CHECK: %[[V:.*]] = tensor.extract_slice %arg2[0, 0, %[[AT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[NEGINF:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x8xf32>)
+// CHECK: %[[NOSUM:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x8xf32>)
+// CHECK: %[[LOOP:.*]]:3 = scf.for %[[AT:.*]] = %{{.*}} to %c16 step %c4 iter_args(%[[OUT:.*]] = %[[ZERO]], %[[MAX:.*]] = %[[NEGINF]], %[[SUM:.*]] = %[[NOSUM]])
+// CHECK: %[[K:.*]] = tensor.extract_slice %[[KG]][0, 0, %[[AT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[V:.*]] = tensor.extract_slice %[[VG]][0, 0, %[[AT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
 // CHECK: %[[P:.*]] = tensor.extract_slice %arg4[%[[AT]]] [4] [1]
-// CHECK: %[[BO:.*]], %[[BM:.*]], %[[BS:.*]] = seqpar.attention_block %arg0, %[[K]], %[[V]] positions(%arg3, %[[P]]) {causal, scale = 5.000000e-01 : f32}
+// CHECK: %[[BO:.*]], %[[BM:.*]], %[[BS:.*]] = seqpar.attention_block %[[QG]], %[[K]], %[[V]] positions(%arg3, %[[P]]) {causal, scale = 5.000000e-01 : f32}
 // CHECK: %[[MO:.*]], %[[MM:.*]], %[[MS:.*]] = seqpar.attention_merge(%[[OUT]], %[[MAX]], %[[SUM]]), (%[[BO]], %[[BM]], %[[BS]])
-// CHECK: scf.yield %[[MO]], %[[MM]], %[[MS]]
-// CHECK: return %[[LOOP]]#0
+// CHECK: tensor.insert_slice %[[LOOP]]#0 into %[[WO]][0, %[[H0]], 0, 0] [1, 2, 8, 8] [1, 1, 1, 1] : tensor<1x2x8x8xf32> into tensor<1x4x8x8xf32>
+// CHECK: tensor.insert_slice %[[LOOP]]#1 into %[[WM]][0, %[[H0]], 0] [1, 2, 8] [1, 1, 1]
+// CHECK: tensor.insert_slice %[[LOOP]]#2 into %[[WS]][0, %[[H0]], 0] [1, 2, 8] [1, 1, 1]
+// CHECK: return %[[HEADS]]#0
 // OFF-LABEL: func.func @block
 // OFF-NOT: scf.for
 func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1x2x16x8xf32>, %qp: tensor<8xindex>, %kp: tensor<16xindex>) -> tensor<1x4x8x8xf32> {
@@ -29,28 +37,40 @@ func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1
 
 // -----
 
-// bf16 attention: one block over positions 0.. (f32 out), tiled, finished
-// in bf16 (NaN where the row sum is 0, then rounded). Being causal, it is
-// tiled over queries too: query tile [q, q+4) loops over the key tiles
-// before q+4 only (the ones wholly in its future are skipped) and its
-// (out, max, sum) are written into the whole at q. A masked one slices the
-// mask's key columns with each tile. One whose keys the tile does not
-// divide stays.
+// bf16 attention: one block over positions 0.. (f32 out), split by its 2
+// K/V heads and tiled, finished in bf16 (NaN where the row sum is 0, then
+// rounded). Being causal, it is tiled over queries too: query tile
+// [q, q+4) loops over the key tiles before q+4 only (the ones wholly in its
+// future are skipped), those ending at or before q (its past) as blocks
+// without `causal`, and its (out, max, sum) are written into the head's
+// whole at q. A masked one slices the mask's key columns with each tile.
+// One whose keys the tile does not divide stays.
 // CHECK-LABEL: func.func @attention
-// CHECK: %[[TILED:.*]]:3 = scf.for %[[QAT:[a-z0-9_]+]] = %c0 to %c8 step %c4 iter_args(
-// CHECK: %[[Q:.*]] = tensor.extract_slice %arg0[0, 0, %[[QAT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[HEADS:.*]]:3 = scf.for %[[G:[a-z0-9_]+]] = %c0 to %c2 step %c1 iter_args(
+// CHECK: %[[QG:.*]] = tensor.extract_slice %arg0[0, %{{.*}}, 0, 0] [1, 1, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[KG:.*]] = tensor.extract_slice %arg0[0, %[[G]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[TILED:.*]]:3 = scf.for %[[QAT:[a-z0-9_]+]] = %{{.*}} to %c8 step %c4 iter_args(
+// CHECK: %[[Q:.*]] = tensor.extract_slice %[[QG]][0, 0, %[[QAT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
 // CHECK: %[[QP:.*]] = tensor.extract_slice %{{.*}}[%[[QAT]]] [4] [1]
 // CHECK: %[[END:.*]] = arith.addi %[[QAT]], %{{.*}} : index
-// CHECK: %[[KEYS:.*]]:3 = scf.for %[[KAT:[a-z0-9_]+]] = %{{.*}} to %[[END]] step %{{.*}} iter_args(
-// CHECK: %[[K:.*]] = tensor.extract_slice %arg0[0, 0, %[[KAT]], 0] [1, 2, 4, 8] [1, 1, 1, 1]
-// CHECK: seqpar.attention_block %[[Q]], %[[K]], {{.*}} positions(%[[QP]], {{.*}}) {causal, {{.*}}} : tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<1x2x4x8xbf16>, tensor<4xindex>, tensor<4xindex> -> tensor<1x2x4x8xf32>, tensor<1x2x4xf32>
+// CHECK: %[[PASTTILES:.*]] = arith.divui %[[QAT]], %{{.*}} : index
+// CHECK: %[[PAST:.*]] = arith.muli %[[PASTTILES]], %{{.*}} : index
+// CHECK: %[[SEEN:.*]]:3 = scf.for %[[PAT:[a-z0-9_]+]] = %{{.*}} to %[[PAST]] step %{{.*}} iter_args(
+// CHECK: %[[PK:.*]] = tensor.extract_slice %[[KG]][0, 0, %[[PAT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
+// CHECK: seqpar.attention_block %[[Q]], %[[PK]], {{.*}} positions(%[[QP]], {{.*}}) {scale = 5.000000e-01 : f32} : tensor<1x1x4x8xbf16>
 // CHECK: seqpar.attention_merge
-// CHECK: tensor.insert_slice %[[KEYS]]#0 into %{{.*}}[0, 0, %[[QAT]], 0] [1, 2, 4, 8] [1, 1, 1, 1] : tensor<1x2x4x8xf32> into tensor<1x2x8x8xf32>
-// CHECK: tensor.insert_slice %[[KEYS]]#1 into %{{.*}}[0, 0, %[[QAT]]] [1, 2, 4] [1, 1, 1] : tensor<1x2x4xf32> into tensor<1x2x8xf32>
-// CHECK: tensor.insert_slice %[[KEYS]]#2 into %{{.*}}[0, 0, %[[QAT]]] [1, 2, 4] [1, 1, 1] : tensor<1x2x4xf32> into tensor<1x2x8xf32>
-// CHECK: linalg.generic {{.*}} ins(%[[TILED]]#0, %[[TILED]]#2 : tensor<1x2x8x8xf32>, tensor<1x2x8xf32>) outs(%{{.*}} : tensor<1x2x8x8xbf16>)
+// CHECK: %[[KEYS:.*]]:3 = scf.for %[[KAT:[a-z0-9_]+]] = %[[PAST]] to %[[END]] step %{{.*}} iter_args(%{{.*}} = %[[SEEN]]#0, %{{.*}} = %[[SEEN]]#1, %{{.*}} = %[[SEEN]]#2)
+// CHECK: %[[K:.*]] = tensor.extract_slice %[[KG]][0, 0, %[[KAT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
+// CHECK: seqpar.attention_block %[[Q]], %[[K]], {{.*}} positions(%[[QP]], {{.*}}) {causal, {{.*}}} : tensor<1x1x4x8xbf16>, tensor<1x1x4x8xbf16>, tensor<1x1x4x8xbf16>, tensor<4xindex>, tensor<4xindex> -> tensor<1x1x4x8xf32>, tensor<1x1x4xf32>
+// CHECK: seqpar.attention_merge
+// CHECK: tensor.insert_slice %[[KEYS]]#0 into %{{.*}}[0, 0, %[[QAT]], 0] [1, 1, 4, 8] [1, 1, 1, 1] : tensor<1x1x4x8xf32> into tensor<1x1x8x8xf32>
+// CHECK: tensor.insert_slice %[[KEYS]]#1 into %{{.*}}[0, 0, %[[QAT]]] [1, 1, 4] [1, 1, 1] : tensor<1x1x4xf32> into tensor<1x1x8xf32>
+// CHECK: tensor.insert_slice %[[KEYS]]#2 into %{{.*}}[0, 0, %[[QAT]]] [1, 1, 4] [1, 1, 1] : tensor<1x1x4xf32> into tensor<1x1x8xf32>
+// CHECK: tensor.insert_slice %[[TILED]]#0 into %{{.*}}[0, %{{.*}}, 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<1x1x8x8xf32> into tensor<1x2x8x8xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[HEADS]]#0, %[[HEADS]]#2 : tensor<1x2x8x8xf32>, tensor<1x2x8xf32>) outs(%{{.*}} : tensor<1x2x8x8xbf16>)
 // CHECK: arith.select
 // CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK: scf.for %[[MG:[a-z0-9_]+]] =
 // CHECK: scf.for %[[AT:[a-z0-9_]+]] =
 // CHECK: %[[M:.*]] = tensor.extract_slice %arg1[0, 0, 0, %[[AT]]] [1, 1, 8, 4] [1, 1, 1, 1]
 // CHECK: seqpar.attention_block {{.*}} mask(%[[M]] : tensor<1x1x8x4xbf16>)
