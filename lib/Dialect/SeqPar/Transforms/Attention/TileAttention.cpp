@@ -94,14 +94,14 @@ SmallVector<Value> unlessInFuture(
 /// each a smaller attention_block of `query` (rows at `qPositions`,
 /// `mask`'s rows) merged into the running partial, which starts at `init`.
 /// With `qLast` (the largest query position of a causal block), tiles
-/// wholly after it are skipped at run time. With `wholyVisible` the tiles'
+/// wholly after it are skipped at run time. With `allVisible` the tiles'
 /// blocks are not causal: the caller knows every key of the range is at or
-/// before every query, so the mask would keep every score.
+/// before every query, so the causal mask would keep every score.
 scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
                             Value query, Value qPositions, Value mask,
                             Value keyBegin, Value keyEnd, int64_t tile,
                             AttentionPartial init, Value qLast = nullptr,
-                            bool wholyVisible = false) {
+                            bool allVisible = false) {
   auto queryType = cast<RankedTensorType>(query.getType());
   auto outType = cast<RankedTensorType>(op.getOut().getType())
                      .clone(queryType.getShape());
@@ -128,7 +128,7 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
           auto part = AttentionBlockOp::create(
               mb, ml, outType, rowType, rowType, query, k, v, qPositions, kvPos,
               tileMask, op.getHeadOffset(), op.getScaleAttr(),
-              wholyVisible ? UnitAttr() : op.getCausalAttr());
+              allVisible ? UnitAttr() : op.getCausalAttr());
           cloneAttentionDropout(op.getDropout(), part.getDropout());
           return llvm::to_vector(
               buildAttentionMerge(mb, ml, AttentionPartial::of(acc),
@@ -190,11 +190,12 @@ void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
 /// `op` as a loop over its K/V heads g when it has several: each
 /// iteration a block of the r = a / a_kv query heads of group g (a mask's
 /// heads with them, a broadcast one as is) against K/V head g, written
-/// into the results at heads [g r, (g + 1) r). Heads are independent, and
-/// one group's [b, r, q-tile, kv-tile] scores stay in cache at tiles the
-/// GEMMs run faster on than all heads' would (docs/runtime-and-run.md,
-/// "Attention tiles"). Returns the group's block, inside the loop, or `op`
-/// itself when it has one K/V head.
+/// into the results at heads [g r, (g + 1) r). Heads are independent; the
+/// GEMMs are per head either way, but the passes over a tile's scores then
+/// read one group's [b, r, q-tile, kv-tile], which stays in cache, rather
+/// than every head's (docs/runtime-and-run.md, "Attention tiles"). Returns
+/// the group's block, inside the loop, or `op` itself when it has one K/V
+/// head.
 AttentionBlockOp splitByKvHeads(AttentionBlockOp op) {
   auto queryType = cast<RankedTensorType>(op.getQuery().getType());
   int64_t heads = queryType.getDimSize(1);
@@ -363,7 +364,7 @@ void tileCausalBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
         AttentionPartial partial = AttentionPartial::of(
             buildKeyTileLoop(b, loc, op, query, qPositions, mask, index(0),
                              pastEnd, kTile, emptyPartialFor(b, loc, op, query),
-                             /*qLast=*/nullptr, /*wholyVisible=*/true)
+                             /*qLast=*/nullptr, /*allVisible=*/true)
                 .getResults());
         partial = AttentionPartial::of(
             buildKeyTileLoop(b, loc, op, query, qPositions, mask, pastEnd,
