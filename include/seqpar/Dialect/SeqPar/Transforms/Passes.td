@@ -1167,12 +1167,16 @@ def SinkFills : Pass<"seqpar-sink-fills"> {
     `seqpar-lower-matmul-to-blas` from seeing a fresh zero-filled output:
     the GEMM adds into it (beta = 1) after a pass over memory that fills
     it and one that copies it (at h = 768, s = 4096: 12 and 25 MB per
-    linear). This pass clones the `linalg.fill` (and the `tensor.empty` it
-    fills) to just before each op that takes it as an init, so each such op
-    gets a buffer filled right before it, which the BLAS lowering replaces
-    by beta = 0, and the shared fill goes when unused. Fills used as
-    anything but an init of a `DestinationStyleOpInterface` op stay for
-    those uses. Used by `seqpar-lower-to-llvm` before bufferization;
+    linear). This pass clones the `linalg.fill` of a `tensor.empty` to just
+    before each op that takes it as an init, over the same `tensor.empty`,
+    so each such op gets a buffer filled right before it, which the BLAS
+    lowering replaces by beta = 0, and the shared fill goes when unused.
+    The empty tensor stays one value: an elementwise op that writes into
+    it too (a bias and GELU after the linear) still bufferizes in place
+    over the linear's output, as before (a fresh `tensor.empty` per fill
+    had cost the GPT-2 layer one more 12 MiB buffer at its peak). Fills
+    used as anything but an init of a `DestinationStyleOpInterface` op stay
+    for those uses. Used by `seqpar-lower-to-llvm` before bufferization;
     docs/runtime-and-run.md, "BLAS kernels".
 
     Before:
@@ -1183,11 +1187,9 @@ def SinkFills : Pass<"seqpar-sink-fills"> {
     ```
     After:
     ```mlir
-    %e1 = tensor.empty() : tensor<8x4xf32>
-    %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %z1 = linalg.fill ins(%zero : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
     %a = linalg.matmul ins(%x, %w1 : ...) outs(%z1 : tensor<8x4xf32>) -> tensor<8x4xf32>
-    %e2 = tensor.empty() : tensor<8x4xf32>
-    %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<8x4xf32>) -> tensor<8x4xf32>
+    %z2 = linalg.fill ins(%zero : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
     %b = linalg.matmul ins(%y, %w2 : ...) outs(%z2 : tensor<8x4xf32>) -> tensor<8x4xf32>
     ```
   }];

@@ -12,7 +12,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 namespace mlir::seqpar {
@@ -53,16 +52,14 @@ struct SinkFillsPass : public mlir::seqpar::impl::SinkFillsBase<SinkFillsPass> {
         // Already its only use, right after it: nothing to gain.
         if (fill->hasOneUse() && fill->getNextNode() == user)
           continue;
+        // The same tensor.empty: bufferization then places each fill's
+        // buffer as it placed the one fill's (an op that writes into the
+        // empty tensor elsewhere may still take the filled buffer over).
         OpBuilder b(user);
-        IRMapping mapping;
-        b.clone(*empty, mapping);
-        Operation *copy = b.clone(*fill, mapping);
-        use->set(copy->getResult(0));
+        use->set(b.clone(*fill)->getResult(0));
       }
       if (fill->use_empty())
         fill->erase();
-      if (empty->use_empty())
-        empty->erase();
     }
   }
 };

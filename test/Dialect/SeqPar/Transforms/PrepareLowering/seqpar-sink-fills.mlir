@@ -2,18 +2,20 @@
 // RUN: seqpar-opt %s -split-input-file --pass-pipeline="builtin.module(seqpar-lower-to-llvm)" --mlir-print-ir-after=seqpar-lower-matmul-to-blas -o /dev/null 2>&1 | FileCheck %s --check-prefix=BLAS
 
 // One zero accumulator shared by two linears, filled before an unrelated
-// op: each linear gets its own tensor.empty and fill right before it, and
-// the shared fill goes. Lowered, both GEMMs overwrite a fresh buffer
+// op: each linear gets its own fill of the same tensor.empty right before
+// it, and the shared fill goes; the elementwise op that writes into that
+// empty tensor too keeps it. Lowered, both GEMMs overwrite a fresh buffer
 // (beta = 0) and no fill or copy of the accumulator is left.
 // CHECK-LABEL: func.func @shared
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x4xf32>
+// CHECK-NOT: linalg.fill
 // CHECK: %[[X:.*]] = linalg.generic
 // CHECK-NEXT: ^bb0
-// CHECK: %[[E1:.*]] = tensor.empty() : tensor<8x4xf32>
-// CHECK-NEXT: %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E1]] : tensor<8x4xf32>)
-// CHECK-NEXT: linalg.matmul ins(%[[X]], %arg1 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z1]] : tensor<8x4xf32>)
-// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<8x4xf32>
-// CHECK-NEXT: %[[Z2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2]] : tensor<8x4xf32>)
-// CHECK-NEXT: linalg.matmul ins(%arg0, %arg2 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z2]] : tensor<8x4xf32>)
+// CHECK: %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<8x4xf32>)
+// CHECK-NEXT: %[[A:.*]] = linalg.matmul ins(%[[X]], %arg1 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z1]] : tensor<8x4xf32>)
+// CHECK-NEXT: %[[Z2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<8x4xf32>)
+// CHECK-NEXT: %[[B:.*]] = linalg.matmul ins(%arg0, %arg2 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%[[Z2]] : tensor<8x4xf32>)
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[A]], %[[B]] : tensor<8x4xf32>, tensor<8x4xf32>) outs(%[[E]] : tensor<8x4xf32>)
 // CHECK-NOT: linalg.fill
 // BLAS-LABEL: func.func @shared
 // BLAS-NOT: linalg.fill
@@ -38,7 +40,14 @@ func.func @shared(%x: tensor<8x16xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16x4x
   } -> tensor<8x16xf32>
   %a = linalg.matmul ins(%x2, %w1 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%z : tensor<8x4xf32>) -> tensor<8x4xf32>
   %b = linalg.matmul ins(%x, %w2 : tensor<8x16xf32>, tensor<16x4xf32>) outs(%z : tensor<8x4xf32>) -> tensor<8x4xf32>
-  return %a, %b : tensor<8x4xf32>, tensor<8x4xf32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%in: f32, %in2: f32, %out: f32):
+    %t = arith.addf %in, %in2 : f32
+    linalg.yield %t : f32
+  } -> tensor<8x4xf32>
+  return %a, %sum : tensor<8x4xf32>, tensor<8x4xf32>
 }
 
 // -----
@@ -46,8 +55,8 @@ func.func @shared(%x: tensor<8x16xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16x4x
 // A fill also returned keeps that use; one right before its only user, or
 // over a tensor that is not empty, stays as it is.
 // CHECK-LABEL: func.func @kept
-// CHECK: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4xf32>)
 // CHECK-NEXT: %[[Z1:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4xf32>)
 // CHECK-NEXT: %[[S:.*]] = linalg.reduce ins(%arg0 : tensor<4x8xf32>) outs(%[[Z1]] : tensor<4xf32>)
 // CHECK: %[[D:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%arg1 : tensor<4xf32>)
