@@ -44,7 +44,9 @@ struct SinkFillsPass : public mlir::seqpar::impl::SinkFillsBase<SinkFillsPass> {
     for (linalg::FillOp fill : fills) {
       Value dest = fill.getOutputs()[0];
       auto empty = dest.getDefiningOp<tensor::EmptyOp>();
-      // A fill over live data, or of a size only known where it is, stays.
+      // A fill over a live tensor stays (bufferization might copy that
+      // tensor for each clone), as does one of a dynamically sized empty
+      // tensor (exported accumulators are static; not needed so far).
       if (!empty || !empty.getDynamicSizes().empty())
         continue;
       for (OpOperand *use : initUses(fill)) {
