@@ -140,22 +140,17 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
       });
 }
 
-/// The partial of one query tile (rows `query` at `qPositions`, `mask`'s
-/// rows, starting at row `at`) of a block.
-using QueryTileBody = function_ref<AttentionPartial(
-    OpBuilder &, Location, Value at, Value query, Value qPositions,
-    Value mask)>;
-
-/// `op`'s rows as a loop over query tiles of `tile` rows, each computed by
-/// `body` and written into the block's (out, row max, row sum). Rows are
-/// independent (each row's softmax is its own), so any block splits so.
-void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
-                            QueryTileBody body) {
+/// `op` as a loop over dim `dim` (1: heads, 2: rows) of its results in
+/// steps of `step`, each iteration's partial computed by `body` from the
+/// first index `at` of its slice and written into the block's (out, row
+/// max, row sum) at `at`.
+void replaceByLoop(
+    AttentionBlockOp op, int64_t dim, int64_t step,
+    function_ref<AttentionPartial(OpBuilder &, Location, Value at)> body) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto outType = cast<RankedTensorType>(op.getOut().getType());
   auto rowType = cast<RankedTensorType>(op.getRowMax().getType());
-  int64_t queries = outType.getDimSize(2);
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
@@ -164,27 +159,42 @@ void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
       tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type()),
       tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type())};
   auto loop = scf::ForOp::create(
-      b, loc, index(0), index(queries), index(tile), whole,
+      b, loc, index(0), index(outType.getDimSize(dim)), index(step), whole,
       [&](OpBuilder &nb, Location nloc, Value at, ValueRange acc) {
-        auto rows = [&](Value value, int64_t dim) {
-          return SequenceShardBuilder::sliceAlong(nb, nloc, value, dim, at,
-                                                  tile);
-        };
-        // Separate statements: argument evaluation order would order them.
-        Value query = rows(op.getQuery(), 2);
-        Value qPositions = rows(op.getQPositions(), 0);
-        // A mask's query rows follow the tile (a broadcast one stays).
-        Value mask = op.getMask();
-        if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(2) != 1)
-          mask = rows(mask, 2);
-        AttentionPartial part = body(nb, nloc, at, query, qPositions, mask);
+        AttentionPartial part = body(nb, nloc, at);
         SmallVector<Value> merged;
         for (auto [piece, into] : llvm::zip(part.values(), acc))
-          merged.push_back(insertAlong(nb, nloc, piece, into, 2, at));
+          merged.push_back(insertAlong(nb, nloc, piece, into, dim, at));
         scf::YieldOp::create(nb, nloc, merged);
       });
   op->replaceAllUsesWith(loop.getResults());
   op->erase();
+}
+
+/// The partial of one query tile (rows `query` at `qPositions`, `mask`'s
+/// rows, starting at row `at`) of a block.
+using QueryTileBody =
+    function_ref<AttentionPartial(OpBuilder &, Location, Value at, Value query,
+                                  Value qPositions, Value mask)>;
+
+/// `op`'s rows as a loop over query tiles of `tile` rows, each computed by
+/// `body` and written into the block's (out, row max, row sum). Rows are
+/// independent (each row's softmax is its own), so any block splits so.
+void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
+                            QueryTileBody body) {
+  replaceByLoop(op, 2, tile, [&](OpBuilder &b, Location loc, Value at) {
+    auto rows = [&](Value value, int64_t dim) {
+      return SequenceShardBuilder::sliceAlong(b, loc, value, dim, at, tile);
+    };
+    // Separate statements: argument evaluation order would order them.
+    Value query = rows(op.getQuery(), 2);
+    Value qPositions = rows(op.getQPositions(), 0);
+    // A mask's query rows follow the tile (a broadcast one stays).
+    Value mask = op.getMask();
+    if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(2) != 1)
+      mask = rows(mask, 2);
+    return body(b, loc, at, query, qPositions, mask);
+  });
 }
 
 /// `op` as a loop over its K/V heads g when it has several: each
@@ -197,66 +207,48 @@ void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
 /// the group's block, inside the loop, or `op` itself when it has one K/V
 /// head.
 AttentionBlockOp splitByKvHeads(AttentionBlockOp op) {
-  auto queryType = cast<RankedTensorType>(op.getQuery().getType());
-  int64_t heads = queryType.getDimSize(1);
+  int64_t heads = cast<RankedTensorType>(op.getQuery().getType()).getDimSize(1);
   int64_t kvHeads = cast<RankedTensorType>(op.getKey().getType()).getDimSize(1);
   if (kvHeads <= 1)
     return op;
   int64_t group = heads / kvHeads;
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto outType = cast<RankedTensorType>(op.getOut().getType());
-  auto rowType = cast<RankedTensorType>(op.getRowMax().getType());
-  auto withHeads = [&](RankedTensorType type) {
+  auto withHeads = [&](Value result) {
+    auto type = cast<RankedTensorType>(result.getType());
     SmallVector<int64_t> shape(type.getShape());
     shape[1] = group;
     return type.clone(shape);
   };
-  auto index = [&](OpBuilder &ib, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(ib, loc, v);
-  };
-  SmallVector<Value> whole = {
-      tensor::EmptyOp::create(b, loc, outType.getShape(), b.getF32Type()),
-      tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type()),
-      tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type())};
   AttentionBlockOp part;
-  auto loop = scf::ForOp::create(
-      b, loc, index(b, 0), index(b, kvHeads), index(b, 1), whole,
-      [&](OpBuilder &nb, Location nloc, Value g, ValueRange acc) {
-        Value first = arith::MulIOp::create(nb, nloc, g, index(nb, group));
-        auto heads = [&](Value value, Value at, int64_t count) {
-          return SequenceShardBuilder::sliceAlong(nb, nloc, value, 1, at,
-                                                  count);
-        };
-        // Separate statements: argument evaluation order would order them.
-        Value query = heads(op.getQuery(), first, group);
-        Value key = heads(op.getKey(), g, 1);
-        Value value = heads(op.getValue(), g, 1);
-        Value mask = op.getMask();
-        if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(1) != 1)
-          mask = heads(mask, first, group);
-        // The group's first global head keys its dropout.
-        Value headOffset;
-        if (!op.getDropout().empty())
-          headOffset =
-              op.getHeadOffset()
-                  ? arith::AddIOp::create(nb, nloc, op.getHeadOffset(), first)
-                        .getResult()
-                  : first;
-        part = AttentionBlockOp::create(nb, nloc, withHeads(outType),
-                                        withHeads(rowType), withHeads(rowType),
-                                        query, key, value, op.getQPositions(),
-                                        op.getKvPositions(), mask, headOffset,
-                                        op.getScaleAttr(), op.getCausalAttr());
-        cloneAttentionDropout(op.getDropout(), part.getDropout());
-        SmallVector<Value> merged;
-        for (auto [piece, into] :
-             llvm::zip(AttentionPartial::of(part).values(), acc))
-          merged.push_back(insertAlong(nb, nloc, piece, into, 1, first));
-        scf::YieldOp::create(nb, nloc, merged);
-      });
-  op->replaceAllUsesWith(loop.getResults());
-  op->erase();
+  // `first`: the group's first query head.
+  replaceByLoop(op, 1, group, [&](OpBuilder &b, Location loc, Value first) {
+    Value g = arith::DivUIOp::create(
+        b, loc, first, arith::ConstantIndexOp::create(b, loc, group));
+    auto heads = [&](Value value, Value at, int64_t count) {
+      return SequenceShardBuilder::sliceAlong(b, loc, value, 1, at, count);
+    };
+    // Separate statements: argument evaluation order would order them.
+    Value query = heads(op.getQuery(), first, group);
+    Value key = heads(op.getKey(), g, 1);
+    Value value = heads(op.getValue(), g, 1);
+    Value mask = op.getMask();
+    if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(1) != 1)
+      mask = heads(mask, first, group);
+    // The group's first global head keys its dropout.
+    Value headOffset;
+    if (!op.getDropout().empty())
+      headOffset =
+          op.getHeadOffset()
+              ? arith::AddIOp::create(b, loc, op.getHeadOffset(), first)
+                    .getResult()
+              : first;
+    part = AttentionBlockOp::create(
+        b, loc, withHeads(op.getOut()), withHeads(op.getRowMax()),
+        withHeads(op.getRowSum()), query, key, value, op.getQPositions(),
+        op.getKvPositions(), mask, headOffset, op.getScaleAttr(),
+        op.getCausalAttr());
+    cloneAttentionDropout(op.getDropout(), part.getDropout());
+    return AttentionPartial::of(part);
+  });
   return part;
 }
 

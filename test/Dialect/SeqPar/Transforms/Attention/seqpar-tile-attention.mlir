@@ -8,8 +8,8 @@
 // tile's K/V and positions, merged into the running (out, row max, row
 // sum) from (0, -inf, 0).
 // CHECK-LABEL: func.func @block
-// CHECK: %[[HEADS:.*]]:3 = scf.for %[[G:[a-z0-9_]+]] = %c0 to %c2 step %c1 iter_args(%[[WO:[a-z0-9_]+]] = %{{.*}}, %[[WM:[a-z0-9_]+]] = %{{.*}}, %[[WS:[a-z0-9_]+]] = %{{.*}}) -> (tensor<1x4x8x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
-// CHECK: %[[H0:.*]] = arith.muli %[[G]], %{{.*}} : index
+// CHECK: %[[HEADS:.*]]:3 = scf.for %[[H0:[a-z0-9_]+]] = %c0 to %c4 step %c2 iter_args(%[[WO:[a-z0-9_]+]] = %{{.*}}, %[[WM:[a-z0-9_]+]] = %{{.*}}, %[[WS:[a-z0-9_]+]] = %{{.*}}) -> (tensor<1x4x8x8xf32>, tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+// CHECK: %[[G:.*]] = arith.divui %[[H0]], %{{.*}} : index
 // CHECK: %[[QG:.*]] = tensor.extract_slice %arg0[0, %[[H0]], 0, 0] [1, 2, 8, 8] [1, 1, 1, 1]
 // CHECK: %[[KG:.*]] = tensor.extract_slice %arg1[0, %[[G]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1]
 // CHECK: %[[VG:.*]] = tensor.extract_slice %arg2[0, %[[G]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1]
@@ -17,7 +17,7 @@
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: %[[NEGINF:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x8xf32>)
 // CHECK: %[[NOSUM:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x8xf32>)
-// CHECK: %[[LOOP:.*]]:3 = scf.for %[[AT:.*]] = %{{.*}} to %c16 step %c4 iter_args(%[[OUT:.*]] = %[[ZERO]], %[[MAX:.*]] = %[[NEGINF]], %[[SUM:.*]] = %[[NOSUM]])
+// CHECK: %[[LOOP:.*]]:3 = scf.for %[[AT:.*]] = %{{.*}} to %c16 step %c4{{[_0-9]*}} iter_args(%[[OUT:.*]] = %[[ZERO]], %[[MAX:.*]] = %[[NEGINF]], %[[SUM:.*]] = %[[NOSUM]])
 // CHECK: %[[K:.*]] = tensor.extract_slice %[[KG]][0, 0, %[[AT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
 // CHECK: %[[V:.*]] = tensor.extract_slice %[[VG]][0, 0, %[[AT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
 // CHECK: %[[P:.*]] = tensor.extract_slice %arg4[%[[AT]]] [4] [1]
@@ -46,8 +46,9 @@ func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1
 // whole at q. A masked one slices the mask's key columns with each tile.
 // One whose keys the tile does not divide stays.
 // CHECK-LABEL: func.func @attention
-// CHECK: %[[HEADS:.*]]:3 = scf.for %[[G:[a-z0-9_]+]] = %c0 to %c2 step %c1 iter_args(
-// CHECK: %[[QG:.*]] = tensor.extract_slice %arg0[0, %{{.*}}, 0, 0] [1, 1, 8, 8] [1, 1, 1, 1]
+// CHECK: %[[HEADS:.*]]:3 = scf.for %[[H0:[a-z0-9_]+]] = %c0 to %c2 step %c1 iter_args(
+// CHECK: %[[G:.*]] = arith.divui %[[H0]], %{{.*}} : index
+// CHECK: %[[QG:.*]] = tensor.extract_slice %arg0[0, %[[H0]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1]
 // CHECK: %[[KG:.*]] = tensor.extract_slice %arg0[0, %[[G]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1]
 // CHECK: %[[TILED:.*]]:3 = scf.for %[[QAT:[a-z0-9_]+]] = %{{.*}} to %c8 step %c4 iter_args(
 // CHECK: %[[Q:.*]] = tensor.extract_slice %[[QG]][0, 0, %[[QAT]], 0] [1, 1, 4, 8] [1, 1, 1, 1]
@@ -66,7 +67,7 @@ func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1
 // CHECK: tensor.insert_slice %[[KEYS]]#0 into %{{.*}}[0, 0, %[[QAT]], 0] [1, 1, 4, 8] [1, 1, 1, 1] : tensor<1x1x4x8xf32> into tensor<1x1x8x8xf32>
 // CHECK: tensor.insert_slice %[[KEYS]]#1 into %{{.*}}[0, 0, %[[QAT]]] [1, 1, 4] [1, 1, 1] : tensor<1x1x4xf32> into tensor<1x1x8xf32>
 // CHECK: tensor.insert_slice %[[KEYS]]#2 into %{{.*}}[0, 0, %[[QAT]]] [1, 1, 4] [1, 1, 1] : tensor<1x1x4xf32> into tensor<1x1x8xf32>
-// CHECK: tensor.insert_slice %[[TILED]]#0 into %{{.*}}[0, %{{.*}}, 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<1x1x8x8xf32> into tensor<1x2x8x8xf32>
+// CHECK: tensor.insert_slice %[[TILED]]#0 into %{{.*}}[0, %[[H0]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<1x1x8x8xf32> into tensor<1x2x8x8xf32>
 // CHECK: linalg.generic {{.*}} ins(%[[HEADS]]#0, %[[HEADS]]#2 : tensor<1x2x8x8xf32>, tensor<1x2x8xf32>) outs(%{{.*}} : tensor<1x2x8x8xbf16>)
 // CHECK: arith.select
 // CHECK: arith.truncf {{.*}} : f32 to bf16
