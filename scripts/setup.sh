@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ python3 libmlir-22-dev mlir-22-tools llvm-22-dev
-          llvm-22-tools openmpi-bin libopenmpi-dev libgtest-dev libopenblas-dev)
+          llvm-22-tools openmpi-bin libopenmpi-dev libgtest-dev libopenblas-dev
+          libxsmm-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -40,6 +40,8 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
   pm.addPass(createFuseElementwise());
   // Each contraction's zero accumulator filled just before it (beta = 0).
   pm.addPass(createSinkFills());
+  // K/V heads transposed once per head for the tiles' GEMMs (no B^T).
+  pm.addPass(createTransposeReusedOperands());
   // Key-tile loops yield their merged (out, lse) as new buffers.
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                   "function-boundary-type-conversion=identity-layout-map "

@@ -2,6 +2,7 @@
 
 #include "Jit.h"
 #include "Job.h"
+#include "SmallGemm.h"
 
 #include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/runtime/seqpar_runtime.h"
@@ -35,7 +36,8 @@ namespace seqpar::run {
 static llvm::sys::DynamicLibrary libmvec;
 
 /// OpenBLAS, loaded at run time (docs/runtime-and-run.md, "BLAS kernels"):
-/// cblas_sgemm, called by code from seqpar-lower-matmul-to-blas.
+/// cblas_sgemm, called by code from seqpar-lower-matmul-to-blas through
+/// `smallGemmOrBlas`.
 static llvm::sys::DynamicLibrary openblas;
 static void *cblasSgemm = nullptr;
 
@@ -65,7 +67,7 @@ static const char *getOpenBlasCore() {
   return nullptr;
 }
 
-std::string initializeJit(int blasThreads) {
+std::string initializeJit(int blasThreads, bool smallGemms) {
   // OpenBLAS picks its kernels when it is loaded, from OPENBLAS_CORETYPE
   // when that is set: set it (unless the user did) before loading.
   std::string chosen = "OpenBLAS's own detection";
@@ -94,6 +96,13 @@ std::string initializeJit(int blasThreads) {
                             " kernels (chosen by " + chosen + "), " +
                             std::to_string(blasThreads) + " thread" +
                             (blasThreads == 1 ? "" : "s") + " per rank";
+  // Every GEMM goes through smallGemmOrBlas, which counts them.
+  if (initializeSmallGemms(reinterpret_cast<SgemmFunction>(cblasSgemm),
+                           smallGemms))
+    description += "; small GEMMs on libxsmm";
+  else if (smallGemms)
+    description += "; libxsmm has no kernels for this CPU";
+  cblasSgemm = reinterpret_cast<void *>(&smallGemmOrBlas);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();

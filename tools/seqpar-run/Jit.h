@@ -46,9 +46,10 @@ unsigned getHostVectorWidth();
 /// Loads OpenBLAS with the kernels for the host's instruction sets (unless
 /// OPENBLAS_CORETYPE says otherwise) and gives it `blasThreads` threads,
 /// prepares the native target and loads libmvec (glibc's vector math; a
-/// warning where it is missing). Returns which BLAS kernels run, for the
-/// report.
-std::string initializeJit(int blasThreads);
+/// warning where it is missing). With `smallGemms`, the program's small
+/// GEMMs run on libxsmm (SmallGemm.h). Returns which BLAS kernels run, for
+/// the report.
+std::string initializeJit(int blasThreads, bool smallGemms);
 
 /// Compiles `module`, with `entry` and an added C-interface wrapper
 /// @__seqpar_main(inputs..., outputs...) that writes the results into the

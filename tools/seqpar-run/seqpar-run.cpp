@@ -20,6 +20,7 @@
 #include "FunctionIO.h"
 #include "Jit.h"
 #include "Job.h"
+#include "SmallGemm.h"
 
 #include "seqpar/Dialect/SeqPar/IR/ShardingLayout.h"
 #include "seqpar/InitSeqPar.h"
@@ -139,6 +140,14 @@ static cl::opt<unsigned> preferVectorWidth(
 static cl::opt<int> blasThreads("blas-threads", cl::init(1),
                                 cl::desc("OpenBLAS threads per rank"),
                                 cl::cat(runCategory));
+static cl::opt<bool> libxsmm(
+    "libxsmm", cl::init(true),
+    cl::desc("Run small GEMMs (attention tiles: B at most 512 columns and "
+             "256 Ki elements) on libxsmm's generated kernels instead of "
+             "OpenBLAS (docs/runtime-and-run.md, \"Small GEMMs\"); by "
+             "default only with --blas-threads=1, as libxsmm's calls run "
+             "on one thread"),
+    cl::cat(runCategory));
 
 /// Refuses option values that make no sense, before any work; fills in the
 /// default --reference-entry.
@@ -250,14 +259,15 @@ static double threadCpuSeconds() {
 static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
                              double seconds, int64_t peak, int64_t faults,
                              double jitSeconds, double cpuSeconds,
-                             const std::string &blas) {
+                             GemmCalls gemms, const std::string &blas) {
   struct {
     double seconds;
     int64_t peak;
     int64_t faults;
     double jitSeconds;
     double cpuSeconds;
-  } mine{seconds, peak, faults, jitSeconds, cpuSeconds};
+    GemmCalls gemms;
+  } mine{seconds, peak, faults, jitSeconds, cpuSeconds, gemms};
   std::vector<uint8_t> all = gatherBytes(&mine, sizeof(mine));
   if (world.rank != 0)
     return;
@@ -274,6 +284,12 @@ static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
                 r, mine.seconds, static_cast<long long>(mine.peak),
                 static_cast<long long>(mine.faults), mine.jitSeconds,
                 mine.cpuSeconds);
+  }
+  for (int r = 0; r < world.size; ++r) {
+    std::memcpy(&mine, all.data() + r * sizeof(mine), sizeof(mine));
+    std::printf("rank %d gemms: %lld on libxsmm, %lld on OpenBLAS\n", r,
+                static_cast<long long>(mine.gemms.libxsmm),
+                static_cast<long long>(mine.gemms.fallback));
   }
   std::fflush(stdout);
 }
@@ -297,7 +313,11 @@ int main(int argc, char **argv) {
   checkOptions();
   if (keepFreedMemory)
     seqpar_rt_alloc_keep_freed_memory();
-  std::string blas = initializeJit(blasThreads);
+  // libxsmm runs each call on the calling thread: with more BLAS threads
+  // it only takes over when asked to.
+  bool smallGemms =
+      libxsmm && (blasThreads == 1 || libxsmm.getNumOccurrences() > 0);
+  std::string blas = initializeJit(blasThreads, smallGemms);
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -347,6 +367,7 @@ int main(int argc, char **argv) {
   }
   seqpar_rt_counters_reset();
   seqpar_rt_alloc_reset_peak();
+  resetGemmCalls();
   seqpar_rt_barrier();
   int64_t faultsBefore = minorPageFaults();
   double cpuStart = threadCpuSeconds();
@@ -360,6 +381,7 @@ int main(int argc, char **argv) {
   double cpuSeconds = threadCpuSeconds() - cpuStart;
   int64_t faults = minorPageFaults() - faultsBefore;
   int64_t peak = seqpar_rt_alloc_peak_bytes();
+  GemmCalls gemms = getGemmCalls();
   seqpar_rt_barrier();
 
   // The runtime's counters (before anything else communicates), then
@@ -367,7 +389,8 @@ int main(int argc, char **argv) {
   seqpar_rt_print_counters(SEQPAR_RT_FORMAT_TEXT);
   std::fflush(stdout);
   printRankFigures(signature.gridShape, flops, seconds, peak, faults,
-                   jitSeconds, cpuSeconds, noBlas ? "none (--no-blas)" : blas);
+                   jitSeconds, cpuSeconds, gemms,
+                   noBlas ? "none (--no-blas)" : blas);
 
   // Outputs assembled on every rank (rank 0 reports).
   std::string replicasDiffer; // the first output whose replicas differ

@@ -1199,6 +1199,60 @@ def SinkFills : Pass<"seqpar-sink-fills"> {
   ];
 }
 
+def TransposeReusedOperands : Pass<"seqpar-transpose-reused-operands"> {
+  let summary = "Transpose a GEMM's right-hand operand once, before the loop that reads it again and again";
+  let description = [{
+    A contraction `C[.., i, j] += A[.., i, e] * B[.., j, e]` (f32, a plain
+    multiply-add) reads B with the contracted dim innermost: as a GEMM that
+    is B transposed, which `seqpar-lower-matmul-to-blas` passes to
+    cblas_sgemm as such. OpenBLAS then repacks B on every call, and libxsmm
+    (seqpar-run's kernels for small GEMMs) takes no transposed B at all.
+    Attention's scores are such a contraction (Q.K^T), and a tiled attention
+    reads the same K/V head once per query tile.
+
+    When B is a `tensor.extract_slice` (unit strides, no rank reduction) of
+    a tensor X defined outside an `scf.for` that encloses the contraction
+    and whose induction variable the slice's offsets do not depend on (a
+    loop that reads X again in each iteration: a query-tile loop around the
+    key-tile loop), this pass transposes X's last two dims once, with a
+    `linalg.transpose` placed just before the outermost such loop, slices
+    the transposed tensor instead and swaps the two dims in B's indexing
+    map: the GEMM reads B as is. Every contraction in the same block that
+    slices the same X reads the one transposed copy, including those that
+    read it once (the diagonal tile of a causal attention). B's last two
+    map results must be the output's last dim and the one contracted dim.
+    Other contractions are left as they are. The transposed copy is one
+    more buffer of X's size while the loop runs (1 MiB per K/V head at
+    s = 4096, d = 64). Used by `seqpar-lower-to-llvm` before bufferization;
+    docs/runtime-and-run.md, "Small GEMMs".
+
+    Before (`%kh` [1, 1, 4096, 64], defined outside the query loop):
+    ```mlir
+    scf.for %q = ... {
+      scf.for %kv = ... {
+        %kt = tensor.extract_slice %kh[0, 0, %kv, 0] [1, 1, 512, 64] [1, 1, 1, 1]
+        %s = linalg.generic {indexing_maps = [(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4),
+                                              (d0, d1, d2, d3, d4) -> (d0, d1, d3, d4), ...]}
+            ins(%qt, %kt : ...) ...
+    ```
+    After:
+    ```mlir
+    %khT = linalg.transpose ins(%kh : tensor<1x1x4096x64xf32>)
+        outs(%e : tensor<1x1x64x4096xf32>) permutation = [0, 1, 3, 2]
+    scf.for %q = ... {
+      scf.for %kv = ... {
+        %kt = tensor.extract_slice %khT[0, 0, 0, %kv] [1, 1, 64, 512] [1, 1, 1, 1]
+        %s = linalg.generic {indexing_maps = [(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4),
+                                              (d0, d1, d2, d3, d4) -> (d0, d1, d4, d3), ...]}
+            ins(%qt, %kt : ...) ...
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
   let summary = "Move each memref.dealloc to just after the buffer's last use";
   let description = [{
