@@ -66,9 +66,12 @@ void mlir::seqpar::buildLowerToLLVMPipeline(
   if (options.outline)
     pm.addPass(createOutlineLoopNests());
   addPipeline(pm, "convert-scf-to-cf,expand-strided-metadata,lower-affine");
+  // Aligned allocations return the aligned pointer itself: computing it
+  // from malloc's through integers hides from LLVM where it came from.
   addPipeline(pm, options.counted
-                      ? "finalize-memref-to-llvm{use-generic-functions=true}"
-                      : "finalize-memref-to-llvm");
+                      ? "finalize-memref-to-llvm{use-generic-functions=true "
+                        "use-aligned-alloc=true}"
+                      : "finalize-memref-to-llvm{use-aligned-alloc=true}");
   // math.erf (BERT's exact GELU) has no LLVM intrinsic: libm's erff. Math
   // ops with intrinsics go first, so they do not become libm calls (rsqrtf
   // does not exist).
