@@ -1214,10 +1214,13 @@ def TransposeReusedOperands : Pass<"seqpar-transpose-reused-operands"> {
     a tensor X defined outside an `scf.for` that encloses the contraction
     and whose induction variable the slice's offsets do not depend on (a
     loop that reads X again in each iteration: a query-tile loop around the
-    key-tile loop), this pass transposes X's last two dims once, with a
-    `linalg.transpose` placed just before the outermost such loop, slices
-    the transposed tensor instead and swaps the two dims in B's indexing
-    map: the GEMM reads B as is. Every contraction in the same block that
+    key-tile loop), this pass transposes the last two dims of the part of X
+    that loop reads, once, with a `linalg.transpose` placed just before the
+    outermost such loop, slices the transposed copy instead and swaps the
+    two dims in B's indexing map: the GEMM reads B as is. The part is, along
+    each dim whose slice offset is defined outside the loop (a head chosen
+    by an outer head loop), the slice's range, and the whole dim along the
+    others (the keys). Every contraction in the same block that
     slices the same X reads the one transposed copy, including those that
     read it once (the diagonal tile of a causal attention). B's last two
     map results must be the output's last dim and the one contracted dim.

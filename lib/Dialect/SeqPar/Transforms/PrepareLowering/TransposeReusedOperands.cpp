@@ -17,7 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Dominance.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::seqpar {
@@ -113,6 +112,70 @@ template <typename T> SmallVector<T> swapLastTwo(ArrayRef<T> values) {
   return swapped;
 }
 
+/// A transposed copy of the part of `source` that the slices inside `loop`
+/// read: along each dim either the one range every iteration reads (an
+/// offset defined outside the loop: a head) or, where the offset varies
+/// inside it, the whole dim (the keys).
+struct TransposedCopy {
+  Value source;
+  scf::ForOp loop;
+  SmallVector<OpFoldResult> offsets, sizes; // of the part, in source dims
+  SmallVector<bool> fixed;                  // dims whose range is one
+  Value value;                              // the part, last two dims swapped
+
+  /// Where the copy holds what `slice` reads, the offsets to read it at
+  /// (in source dims); else std::nullopt.
+  std::optional<SmallVector<OpFoldResult>>
+  offsetsFor(tensor::ExtractSliceOp slice) const {
+    if (slice.getSource() != source ||
+        !loop->isProperAncestor(slice.getOperation()))
+      return std::nullopt;
+    SmallVector<OpFoldResult> at = slice.getMixedOffsets();
+    SmallVector<OpFoldResult> sliceSizes = slice.getMixedSizes();
+    for (size_t d = 0; d < at.size(); ++d) {
+      if (!fixed[d])
+        continue;
+      if (!isEqualConstantIntOrValue(at[d], offsets[d]) ||
+          !isEqualConstantIntOrValue(sliceSizes[d], sizes[d]))
+        return std::nullopt;
+      at[d] = OpBuilder(slice).getIndexAttr(0);
+    }
+    return at;
+  }
+};
+
+/// The part of `slice`'s source that `loop` reads, transposed, built just
+/// before `loop`.
+TransposedCopy buildTransposedCopy(tensor::ExtractSliceOp slice,
+                                   scf::ForOp loop) {
+  TransposedCopy copy{slice.getSource(), loop, {}, {}, {}, {}};
+  OpBuilder b(loop);
+  Location loc = slice.getLoc();
+  RankedTensorType type = slice.getSourceType();
+  SmallVector<int64_t> shape;
+  for (auto [d, offset] : llvm::enumerate(slice.getMixedOffsets())) {
+    auto value = dyn_cast<Value>(offset);
+    bool fixed = !value || loop.isDefinedOutsideOfLoop(value);
+    copy.fixed.push_back(fixed);
+    copy.offsets.push_back(fixed ? offset : b.getIndexAttr(0));
+    copy.sizes.push_back(fixed ? slice.getMixedSizes()[d]
+                               : b.getIndexAttr(type.getDimSize(d)));
+    shape.push_back(fixed ? slice.getStaticSizes()[d] : type.getDimSize(d));
+  }
+  Value part = copy.source;
+  if (shape != type.getShape())
+    part = tensor::ExtractSliceOp::create(
+        b, loc, copy.source, copy.offsets, copy.sizes,
+        SmallVector<OpFoldResult>(shape.size(), b.getIndexAttr(1)));
+  SmallVector<int64_t> perm = swapLastTwo<int64_t>(
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank())));
+  Value empty = tensor::EmptyOp::create(b, loc, swapLastTwo<int64_t>(shape),
+                                        type.getElementType());
+  copy.value =
+      linalg::TransposeOp::create(b, loc, part, empty, perm).getResult()[0];
+  return copy;
+}
+
 struct TransposeReusedOperandsPass
     : public mlir::seqpar::impl::TransposeReusedOperandsBase<
           TransposeReusedOperandsPass> {
@@ -122,53 +185,37 @@ struct TransposeReusedOperandsPass
       if (tensor::ExtractSliceOp slice = getTransposedSliceOperand(op))
         gemms.push_back({op, slice});
     });
-    // One transposed copy per source and loop it is made before; the
-    // contractions that read the source once use it where it exists.
-    DenseMap<std::pair<Value, Operation *>, Value> transposed;
-    DenseMap<Value, SmallVector<Value>> copiesOf;
+    // One transposed copy per part of a source a reuse loop reads; the
+    // contractions inside that loop that read the part once use it too.
+    SmallVector<TransposedCopy> copies;
     for (auto [op, slice] : gemms) {
-      Value source = slice.getSource();
-      if (scf::ForOp loop = getOutermostReuseLoop(op, source, slice)) {
-        Value &copy = transposed[{source, loop.getOperation()}];
-        if (!copy) {
-          OpBuilder b(loop);
-          auto type = cast<RankedTensorType>(source.getType());
-          SmallVector<int64_t> perm = swapLastTwo<int64_t>(
-              llvm::to_vector(llvm::seq<int64_t>(0, type.getRank())));
-          Value empty = tensor::EmptyOp::create(b, op.getLoc(),
-                                                swapLastTwo(type.getShape()),
-                                                type.getElementType());
-          copy =
-              linalg::TransposeOp::create(b, op.getLoc(), source, empty, perm)
-                  .getResult()[0];
-          copiesOf[source].push_back(copy);
-        }
-      }
+      scf::ForOp loop = getOutermostReuseLoop(op, slice.getSource(), slice);
+      if (!loop || llvm::any_of(copies, [&](const TransposedCopy &copy) {
+            return copy.loop == loop && copy.offsetsFor(slice);
+          }))
+        continue;
+      copies.push_back(buildTransposedCopy(slice, loop));
     }
-    DominanceInfo dominance(getOperation());
     for (auto [op, slice] : gemms) {
-      auto copies = copiesOf.find(slice.getSource());
-      if (copies == copiesOf.end())
-        continue;
-      auto copy = llvm::find_if(copies->second, [&](Value copy) {
-        return dominance.properlyDominates(copy, op);
-      });
-      if (copy == copies->second.end())
-        continue;
-      OpBuilder b(op);
-      Value operand = tensor::ExtractSliceOp::create(
-          b, slice.getLoc(), *copy,
-          swapLastTwo<OpFoldResult>(slice.getMixedOffsets()),
-          swapLastTwo<OpFoldResult>(slice.getMixedSizes()),
-          slice.getMixedStrides());
-      op->setOperand(1, operand);
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps[1] =
-          AffineMap::get(maps[1].getNumDims(), 0,
-                         swapLastTwo(maps[1].getResults()), op.getContext());
-      op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
-      if (slice->use_empty())
-        slice->erase();
+      for (const TransposedCopy &copy : copies) {
+        std::optional<SmallVector<OpFoldResult>> at = copy.offsetsFor(slice);
+        if (!at)
+          continue;
+        OpBuilder b(op);
+        Value operand = tensor::ExtractSliceOp::create(
+            b, slice.getLoc(), copy.value, swapLastTwo<OpFoldResult>(*at),
+            swapLastTwo<OpFoldResult>(slice.getMixedSizes()),
+            slice.getMixedStrides());
+        op->setOperand(1, operand);
+        SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+        maps[1] =
+            AffineMap::get(maps[1].getNumDims(), 0,
+                           swapLastTwo(maps[1].getResults()), op.getContext());
+        op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
+        if (slice->use_empty())
+          slice->erase();
+        break;
+      }
     }
   }
 };

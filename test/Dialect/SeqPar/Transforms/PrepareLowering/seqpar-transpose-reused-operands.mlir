@@ -175,3 +175,48 @@ func.func @left_alone(%pt: tensor<1x1x128x128xf32>, %vh: tensor<1x1x512x64xf32>,
   }
   return %r#0, %r#1 : tensor<1x1x128x64xf32>, tensor<1x1x128x128xf32>
 }
+
+// -----
+
+// The key tiles sliced straight from every head's keys, as a ring step's
+// block reads them: the head loop's offset is fixed inside the query loop,
+// so only that head is copied and transposed there, not all of them (which
+// would transpose every head once per head).
+#q = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+#k = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#s = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @one_head
+// CHECK: scf.for %[[H:.*]] = %c0 to %c2 step %c1
+// CHECK: %[[HEAD:.*]] = tensor.extract_slice %arg1[0, %[[H]], 0, 0] [1, 1, 512, 64] [1, 1, 1, 1] : tensor<1x2x512x64xf32> to tensor<1x1x512x64xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x1x64x512xf32>
+// CHECK-NEXT: %[[T:.*]] = linalg.transpose ins(%[[HEAD]] : tensor<1x1x512x64xf32>) outs(%[[E]] : tensor<1x1x64x512xf32>)
+// CHECK-NEXT: scf.for
+// CHECK: scf.for %[[KV:.*]] = %c0 to
+// CHECK: tensor.extract_slice %[[T]][0, 0, 0, %[[KV]]] [1, 1, 64, 128] [1, 1, 1, 1]
+func.func @one_head(%qh: tensor<1x1x512x64xf32>, %k: tensor<1x2x512x64xf32>,
+                    %acc: tensor<1x1x128x128xf32>) -> tensor<1x1x128x128xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  %c512 = arith.constant 512 : index
+  %r = scf.for %h = %c0 to %c2 step %c1 iter_args(%a0 = %acc) -> tensor<1x1x128x128xf32> {
+    %rq = scf.for %q = %c0 to %c512 step %c128 iter_args(%a = %a0) -> tensor<1x1x128x128xf32> {
+      %qt = tensor.extract_slice %qh[0, 0, %q, 0] [1, 1, 128, 64] [1, 1, 1, 1] : tensor<1x1x512x64xf32> to tensor<1x1x128x64xf32>
+      %in = scf.for %kv = %c0 to %c512 step %c128 iter_args(%b = %a) -> tensor<1x1x128x128xf32> {
+        %kt = tensor.extract_slice %k[0, %h, %kv, 0] [1, 1, 128, 64] [1, 1, 1, 1] : tensor<1x2x512x64xf32> to tensor<1x1x128x64xf32>
+        %s = linalg.generic {indexing_maps = [#q, #k, #s], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+            ins(%qt, %kt : tensor<1x1x128x64xf32>, tensor<1x1x128x64xf32>) outs(%b : tensor<1x1x128x128xf32>) {
+        ^bb0(%x: f32, %y: f32, %o: f32):
+          %m = arith.mulf %x, %y : f32
+          %n = arith.addf %o, %m : f32
+          linalg.yield %n : f32
+        } -> tensor<1x1x128x128xf32>
+        scf.yield %s : tensor<1x1x128x128xf32>
+      }
+      scf.yield %in : tensor<1x1x128x128xf32>
+    }
+    scf.yield %rq : tensor<1x1x128x128xf32>
+  }
+  return %r : tensor<1x1x128x128xf32>
+}
