@@ -1225,8 +1225,8 @@ def TransposeReusedOperands : Pass<"seqpar-transpose-reused-operands"> {
     read it once (the diagonal tile of a causal attention). B's last two
     map results must be the output's last dim and the one contracted dim.
     Other contractions are left as they are. The transposed copy is one
-    more buffer of X's size while the loop runs (1 MiB per K/V head at
-    s = 4096, d = 64). Used by `seqpar-lower-to-llvm` before bufferization;
+    more buffer of the part's size while the loop runs (1 MiB per K/V head
+    at s = 4096, d = 64). Used by `seqpar-lower-to-llvm` before bufferization;
     docs/runtime-and-run.md, "Small GEMMs".
 
     Before (`%kh` [1, 1, 4096, 64], defined outside the query loop):

@@ -77,7 +77,7 @@ scf::ForOp getOutermostReuseLoop(Operation *op, Value source,
 
 /// A contraction whose B operand (input 1) is read with its last two dims
 /// (n, k): the output's last dim, then the one contracted dim. Returns the
-/// slice B is taken from when it is a unit-stride, rank-preserving
+/// slice B is taken from when it is a static, unit-stride, rank-preserving
 /// tensor.extract_slice of a static f32 tensor.
 tensor::ExtractSliceOp getTransposedSliceOperand(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
@@ -97,6 +97,7 @@ tensor::ExtractSliceOp getTransposedSliceOperand(linalg::GenericOp op) {
   auto slice = op.getDpsInputs()[1].getDefiningOp<tensor::ExtractSliceOp>();
   if (!slice || slice.getSourceType().getRank() != rank ||
       !slice.getSourceType().hasStaticShape() ||
+      !slice.getType().hasStaticShape() ||
       !slice.getSourceType().getElementType().isF32() ||
       !llvm::all_of(slice.getMixedStrides(), [](OpFoldResult stride) {
         return isConstantIntValue(stride, 1);
