@@ -372,6 +372,7 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
                         machine.get(), entryName, options.llvmIrFile,
                         vectorCalls);
   engineOptions.transformer = transformer;
+  engineOptions.enablePerfNotificationListener = options.perfJitDump;
   // The engine generates code with its own copy of the host machine.
   auto engine = ExecutionEngine::create(
       module, engineOptions, createHostTargetMachine(options.optLevel));

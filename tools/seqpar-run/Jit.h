@@ -37,6 +37,9 @@ struct JitOptions {
   /// Widest vectors, in bits, the vectorisers use ("prefer-vector-width");
   /// 0: LLVM's tuning for the host CPU, which keeps AVX-512 hosts at 256.
   unsigned preferVectorWidth = 0;
+  /// Describe the generated functions to perf (jitdump records, for
+  /// `perf inject --jit`).
+  bool perfJitDump = false;
 };
 
 /// The widest vector registers of the host CPU, in bits: 512 with

@@ -110,6 +110,13 @@ static cl::opt<std::string> dumpLlvmIr(
     cl::desc("Write the program's LLVM IR, as optimised for the host, to "
              "this file"),
     cl::cat(runCategory));
+static cl::opt<bool> perfJitDump(
+    "perf-jitdump", cl::init(false),
+    cl::desc("Describe the compiled functions (one per loop nest) to perf: "
+             "jitdump records under $JITDUMPDIR (default $HOME) for "
+             "'perf record -k 1' then 'perf inject --jit' "
+             "(docs/runtime-and-run.md, \"Profiling\")"),
+    cl::cat(runCategory));
 static cl::opt<int> warmup("warmup", cl::init(1),
                            cl::desc("Untimed runs before the measured one "
                                     "(JIT materialization, communicator "
@@ -201,6 +208,7 @@ static JitOptions getJitOptions() {
                                   : getHostVectorWidth();
   // Every rank compiles the same program: rank 0 writes it.
   options.llvmIrFile = world.rank == 0 ? dumpLlvmIr.getValue() : "";
+  options.perfJitDump = perfJitDump;
   return options;
 }
 
