@@ -260,15 +260,15 @@ makeHostOptimizer(unsigned optLevel, unsigned preferVectorWidth,
         if (!fn.isDeclaration())
           fn.addFnAttr("prefer-vector-width",
                        std::to_string(preferVectorWidth));
-    // The runtime's allocator returns fresh memory, as malloc does:
-    // telling LLVM lets it see that two buffers of the program never
-    // overlap, so a split reduction keeps its partial results in registers
-    // instead of storing and reloading them per vector, behind a run-time
-    // overlap check (docs/runtime-and-run.md, "Code generation").
-    for (const char *allocator :
-         {"_mlir_memref_to_llvm_alloc", "_mlir_memref_to_llvm_aligned_alloc"})
-      if (llvm::Function *fn = module->getFunction(allocator))
-        fn->addRetAttr(llvm::Attribute::NoAlias);
+    // The runtime's allocator (seqpar-lower-to-llvm calls its aligned form
+    // only) returns fresh memory, as malloc does: telling LLVM lets it see
+    // that two buffers of the program never overlap, so a split reduction
+    // keeps its partial results in registers instead of storing and
+    // reloading them per vector, behind a run-time overlap check
+    // (docs/runtime-and-run.md, "Code generation").
+    if (llvm::Function *fn =
+            module->getFunction("_mlir_memref_to_llvm_aligned_alloc"))
+      fn->addRetAttr(llvm::Attribute::NoAlias);
     static const llvm::OptimizationLevel levels[] = {
         llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
         llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};

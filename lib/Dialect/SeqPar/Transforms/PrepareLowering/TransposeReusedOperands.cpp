@@ -17,7 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "llvm/ADT/DenseMap.h"
 
 namespace mlir::seqpar {
 #define GEN_PASS_DEF_TRANSPOSEREUSEDOPERANDS
@@ -139,7 +138,7 @@ struct TransposedCopy {
       if (!isEqualConstantIntOrValue(at[d], offsets[d]) ||
           !isEqualConstantIntOrValue(sliceSizes[d], sizes[d]))
         return std::nullopt;
-      at[d] = OpBuilder(slice).getIndexAttr(0);
+      at[d] = Builder(slice.getContext()).getIndexAttr(0);
     }
     return at;
   }
