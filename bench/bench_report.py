@@ -373,7 +373,7 @@ def write(res, out):
            "working tree ahead of the commit)" if m.get("binaries") else "")
         + f"{' (QUICK smoke-test sizes)' if m['quick'] else ''}, on the 2-core CI-class "
         f"machine: {m['cpus']} CPUs ({m['cpu']}), {m['mem_gib']:.0f} GiB, Open MPI over "
-        f"shared memory, OpenBLAS one thread per rank"
+        f"shared memory, GEMMs (libxsmm, oneDNN, OpenBLAS) on one thread per rank"
         + (f", PyTorch {m['torch']} (PyPI wheel, CPU, gloo)" if m.get("torch") else "") + ".",
         "",
         f"Load average (1 min) before / after: {m['load_before']:.2f} / {m['load_after']:.2f}"
@@ -596,7 +596,7 @@ def write_training(res, out):
         "the commit)"
         + (" (QUICK smoke-test sizes)" if m["quick"] else "")
         + f", on {m['cpus']} CPUs ({m['cpu']}), {m['mem_gib']:.0f} GiB, Open MPI over shared "
-        "memory, OpenBLAS one thread per rank"
+        "memory, GEMMs (libxsmm, oneDNN, OpenBLAS) on one thread per rank"
         + (f", PyTorch {m['torch']} (PyPI wheel, CPU, gloo)" if m.get("torch") else "") + ".",
         "",
         f"Load average (1 min) before / after: {m['load_before']:.2f} / {m['load_after']:.2f}"

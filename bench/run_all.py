@@ -357,8 +357,9 @@ def torch_layer(args, s):
 
 def sgemm_gflops(args, work):
     """This machine's single-core sgemm rate, GFLOP/s, through seqpar-run's
-    OpenBLAS (bench/run_flop_bound.py's measurement): the FLOP bound's
-    denominator, measured in the same run as the steps it judges."""
+    GEMM libraries (a 2048^3 matmul: oneDNN; bench/run_flop_bound.py's
+    measurement): the FLOP bound's denominator, measured in the same run as
+    the steps it judges."""
     sys.path.insert(0, BENCH)
     import run_flop_bound
     return run_flop_bound.sgemm_rate(args, args.seqpar_run, {}, work)

@@ -112,7 +112,8 @@ def cpu_per_call(args, binary, env, prog, n):
 
 
 def sgemm_rate(args, binary, extra_env, work):
-    """GFLOP/s of one 2048^3 matmul through seqpar-run's BLAS on one rank."""
+    """GFLOP/s of one 2048^3 matmul through seqpar-run's GEMM libraries
+    (oneDNN at this size, docs/runtime-and-run.md) on one rank."""
     n = 2048
     prog = os.path.join(work, "matmul.mlir")
     r = '{seqpar.sharding = #seqpar.sharding<@grid, replicated>}'

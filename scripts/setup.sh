@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages seqpar needs (LLVM/MLIR 22, lit, FileCheck,
-# ninja, CMake, OpenMPI, GoogleTest) and builds the project into ./build.
+# ninja, CMake, OpenMPI, GoogleTest, OpenBLAS, libxsmm, oneDNN) and builds the
+# project into ./build.
 # Usage: scripts/setup.sh            (idempotent; re-run after pulling)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ python3 libmlir-22-dev mlir-22-tools llvm-22-dev
           llvm-22-tools openmpi-bin libopenmpi-dev libgtest-dev libopenblas-dev
-          libxsmm-dev)
+          libxsmm-dev libdnnl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,8 +1,8 @@
 //===- Jit.cpp - compile and call a program in process --------------------===//
 
 #include "Jit.h"
+#include "GemmDispatch.h"
 #include "Job.h"
-#include "SmallGemm.h"
 
 #include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/runtime/seqpar_runtime.h"
@@ -37,7 +37,7 @@ static llvm::sys::DynamicLibrary libmvec;
 
 /// OpenBLAS, loaded at run time (docs/runtime-and-run.md, "BLAS kernels"):
 /// cblas_sgemm, called by code from seqpar-lower-matmul-to-blas through
-/// `smallGemmOrBlas`.
+/// `dispatchSgemm` for what libxsmm and oneDNN do not take.
 static llvm::sys::DynamicLibrary openblas;
 static void *cblasSgemm = nullptr;
 
@@ -67,7 +67,7 @@ static const char *getOpenBlasCore() {
   return nullptr;
 }
 
-std::string initializeJit(int blasThreads, bool smallGemms) {
+std::string initializeJit(int blasThreads, bool libxsmm, bool onednn) {
   // OpenBLAS picks its kernels when it is loaded, from OPENBLAS_CORETYPE
   // when that is set: set it (unless the user did) before loading.
   std::string chosen = "OpenBLAS's own detection";
@@ -96,13 +96,17 @@ std::string initializeJit(int blasThreads, bool smallGemms) {
                             " kernels (chosen by " + chosen + "), " +
                             std::to_string(blasThreads) + " thread" +
                             (blasThreads == 1 ? "" : "s") + " per rank";
-  // Every GEMM goes through smallGemmOrBlas, which counts them.
-  if (initializeSmallGemms(reinterpret_cast<SgemmFunction>(cblasSgemm),
-                           smallGemms))
+  // Every GEMM goes through dispatchSgemm, which counts them.
+  GemmLibraries used =
+      initializeGemms(reinterpret_cast<SgemmFunction>(cblasSgemm), libxsmm,
+                      onednn, blasThreads);
+  if (used.libxsmm)
     description += "; small GEMMs on libxsmm";
-  else if (smallGemms)
+  else if (libxsmm)
     description += "; libxsmm has no kernels for this CPU";
-  cblasSgemm = reinterpret_cast<void *>(&smallGemmOrBlas);
+  if (used.onednn)
+    description += "; the others on " + getOnednnVersion();
+  cblasSgemm = reinterpret_cast<void *>(&dispatchSgemm);
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();

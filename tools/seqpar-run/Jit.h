@@ -49,10 +49,11 @@ unsigned getHostVectorWidth();
 /// Loads OpenBLAS with the kernels for the host's instruction sets (unless
 /// OPENBLAS_CORETYPE says otherwise) and gives it `blasThreads` threads,
 /// prepares the native target and loads libmvec (glibc's vector math; a
-/// warning where it is missing). With `smallGemms`, the program's small
-/// GEMMs run on libxsmm (SmallGemm.h). Returns which BLAS kernels run, for
-/// the report.
-std::string initializeJit(int blasThreads, bool smallGemms);
+/// warning where it is missing). With `libxsmm`, the program's small GEMMs
+/// run on libxsmm, with `onednn` the others on oneDNN with `blasThreads`
+/// threads (GemmDispatch.h); call it on the thread that runs the program.
+/// Returns which GEMM libraries and kernels run, for the report.
+std::string initializeJit(int blasThreads, bool libxsmm, bool onednn);
 
 /// Compiles `module`, with `entry` and an added C-interface wrapper
 /// @__seqpar_main(inputs..., outputs...) that writes the results into the

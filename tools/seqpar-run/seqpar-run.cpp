@@ -18,9 +18,9 @@
 
 #include "Compare.h"
 #include "FunctionIO.h"
+#include "GemmDispatch.h"
 #include "Jit.h"
 #include "Job.h"
-#include "SmallGemm.h"
 
 #include "seqpar/Dialect/SeqPar/IR/ShardingLayout.h"
 #include "seqpar/InitSeqPar.h"
@@ -145,15 +145,23 @@ static cl::opt<unsigned> preferVectorWidth(
              "tuning for the CPU)"),
     cl::cat(runCategory));
 static cl::opt<int> blasThreads("blas-threads", cl::init(1),
-                                cl::desc("OpenBLAS threads per rank"),
+                                cl::desc("Threads per rank of each GEMM "
+                                         "(OpenBLAS's, and oneDNN's)"),
                                 cl::cat(runCategory));
 static cl::opt<bool> libxsmm(
     "libxsmm", cl::init(true),
     cl::desc("Run small GEMMs (attention tiles: B at most 512 columns and "
              "256 Ki elements) on libxsmm's generated kernels instead of "
-             "OpenBLAS (docs/runtime-and-run.md, \"Small GEMMs\"); by "
+             "OpenBLAS (docs/runtime-and-run.md, \"GEMM libraries\"); by "
              "default only with --blas-threads=1, as libxsmm's calls run "
              "on one thread"),
+    cl::cat(runCategory));
+static cl::opt<bool> onednn(
+    "onednn", cl::init(true),
+    cl::desc("Run the GEMMs libxsmm does not take (the linears) on oneDNN's "
+             "sgemm with --blas-threads OpenMP threads instead of OpenBLAS "
+             "(docs/runtime-and-run.md, \"GEMM libraries\"); by default "
+             "only with --blas-threads=1"),
     cl::cat(runCategory));
 
 /// Refuses option values that make no sense, before any work; fills in the
@@ -295,8 +303,10 @@ static void printRankFigures(ArrayRef<int64_t> gridShape, int64_t flops,
   }
   for (int r = 0; r < world.size; ++r) {
     std::memcpy(&mine, all.data() + r * sizeof(mine), sizeof(mine));
-    std::printf("rank %d gemms: %lld on libxsmm, %lld on OpenBLAS\n", r,
-                static_cast<long long>(mine.gemms.libxsmm),
+    std::printf("rank %d gemms: %lld on libxsmm, %lld on oneDNN, %lld on "
+                "OpenBLAS\n",
+                r, static_cast<long long>(mine.gemms.libxsmm),
+                static_cast<long long>(mine.gemms.onednn),
                 static_cast<long long>(mine.gemms.fallback));
   }
   std::fflush(stdout);
@@ -321,11 +331,14 @@ int main(int argc, char **argv) {
   checkOptions();
   if (keepFreedMemory)
     seqpar_rt_alloc_keep_freed_memory();
-  // libxsmm runs each call on the calling thread: with more BLAS threads
-  // it only takes over when asked to.
-  bool smallGemms =
-      libxsmm && (blasThreads == 1 || libxsmm.getNumOccurrences() > 0);
-  std::string blas = initializeJit(blasThreads, smallGemms);
+  // libxsmm runs each call on the calling thread, and oneDNN's OpenMP
+  // threads spin a while after each call waiting for the next: with more
+  // BLAS threads they only take over when asked to.
+  auto chosen = [&](const cl::opt<bool> &library) {
+    return library && (blasThreads == 1 || library.getNumOccurrences() > 0);
+  };
+  std::string blas =
+      initializeJit(blasThreads, chosen(libxsmm), chosen(onednn));
 
   DialectRegistry registry;
   registerAllDialects(registry);

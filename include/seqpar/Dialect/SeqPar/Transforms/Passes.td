@@ -1227,7 +1227,7 @@ def TransposeReusedOperands : Pass<"seqpar-transpose-reused-operands"> {
     Other contractions are left as they are. The transposed copy is one
     more buffer of the part's size while the loop runs (1 MiB per K/V head
     at s = 4096, d = 64). Used by `seqpar-lower-to-llvm` before bufferization;
-    docs/runtime-and-run.md, "Small GEMMs".
+    docs/runtime-and-run.md, "GEMM libraries".
 
     Before (`%kh` [1, 1, 4096, 64], defined outside the query loop):
     ```mlir

@@ -6,7 +6,7 @@
 // and libxsmm takes no transposed B. When B is a slice of a tensor that a
 // loop around the contraction reads again in every iteration (a K/V head
 // under the query-tile loop), the whole tensor is transposed once before
-// that loop (docs/runtime-and-run.md, "Small GEMMs").
+// that loop (docs/runtime-and-run.md, "GEMM libraries").
 //
 //===----------------------------------------------------------------------===//
 
