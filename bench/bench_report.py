@@ -294,8 +294,10 @@ METHODS = """\
   --layers 1 --form plain`: LayerNorm, QKV, causal attention, projection,
   residual, LayerNorm, MLP 4h with tanh-GELU, residual, final LayerNorm)
   through `seqpar-opt --seqpar-pipeline="<opts> seq-dim=1"` with `tp=2
-  sp=false` (TP), `tp=2` (TP+SP), `cp=2 cp-strategy=ring|all-gather|ulysses`
-  (zigzag load balance, the default); run by `mpirun -np 2 seqpar-run
+  sp=false` (TP), `tp=2 input-sharded output-sharded` (TP+SP: the input
+  and output sequence-sharded, as PyTorch's TP+SP takes and leaves them),
+  `cp=2 cp-strategy=ring|all-gather|ulysses` (zigzag load balance, the
+  default); run by `mpirun -np 2 seqpar-run
   --blas-threads=1` (Open MPI binds rank r to core r). seqpar-run times one
   call after one warm-up call, between barriers; each number is the median
   over separate `mpirun` launches. The first launch also checks the output

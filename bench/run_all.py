@@ -53,7 +53,9 @@ VENV = os.path.join(BENCH, ".venv")
 VENV_PY = os.path.join(VENV, "bin", "python")
 SEQPAR_VARIANTS = [  # (name, seqpar-pipeline options)
     ("TP", "tp=2 sp=false"),
-    ("TP+SP", "tp=2"),
+    # As PyTorch's TP+SP (bench/torch_layer.py: SequenceParallel LayerNorms)
+    # takes the input sequence-sharded and leaves the output so.
+    ("TP+SP", "tp=2 input-sharded output-sharded"),
     ("CP ring", "cp=2 cp-strategy=ring"),
     ("CP all-gather", "cp=2 cp-strategy=all-gather"),
     ("CP ulysses", "cp=2 cp-strategy=ulysses"),

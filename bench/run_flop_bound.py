@@ -51,7 +51,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 H, A = 768, 12
-VARIANTS = [("TP+SP", "tp=2"), ("CP ring", "cp=2 cp-strategy=ring")]
+# TP+SP with the input and output sequence-sharded, as between layers.
+VARIANTS = [("TP+SP", "tp=2 input-sharded output-sharded"),
+            ("CP ring", "cp=2 cp-strategy=ring")]
 
 
 def die(msg):

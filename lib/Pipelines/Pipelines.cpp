@@ -145,6 +145,12 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
        << " is not a block size: expected dcp-interleave >= 1";
   else if (opts.dcpInterleave != 1 && opts.dcpLayout != SplitKind::cyclic)
     os << "dcp-interleave is only used by dcp-layout=cyclic";
+  else if ((opts.inputSharded || opts.outputSharded) &&
+           !(opts.sp && tp >= 2 && cp == 1 && opts.dcp == 1))
+    os << "input-sharded and output-sharded are only used by the SP rewrite "
+          "without CP or decode (sp with tp >= 2, cp=1, dcp=1; here sp="
+       << (opts.sp ? "true" : "false") << " tp=" << tp << " cp=" << cp
+       << " dcp=" << opts.dcp << ")";
   else if (std::string bad = whyInvalidSeqDimOption(seqDim); !bad.empty())
     os << bad;
   else
@@ -256,6 +262,8 @@ SeqParPipelineOptions::getSequenceParallelOptions() const {
   sp.gridAxis = GridContract::kTensorAxis;
   sp.seqDim = seqDim;
   sp.padUneven = pad;
+  sp.inputSharded = inputSharded;
+  sp.outputSharded = outputSharded;
   return sp;
 }
 

@@ -27,9 +27,27 @@
 // RUN: not seqpar-opt %t/strategy.mlir --seqpar-pipeline="dcp=2 dcp-layout=groups" 2>&1 | FileCheck %s --check-prefix=LAYOUT
 // RUN: not seqpar-opt %t/strategy.mlir --seqpar-pipeline="dcp=2 dcp-merge=reduce-scatter" 2>&1 | FileCheck %s --check-prefix=MERGE
 // RUN: seqpar-opt %t/cp-huge.mlir -verify-diagnostics --seqpar-pipeline="cp=9223372036854775807 cp-strategy=all-gather"
+// RUN: seqpar-opt %t/sharded-io-no-tp.mlir -verify-diagnostics --seqpar-pipeline="input-sharded"
+// RUN: seqpar-opt %t/sharded-io-cp.mlir -verify-diagnostics --seqpar-pipeline="tp=2 cp=2 output-sharded"
+// RUN: seqpar-opt %t/sharded-io-no-sp.mlir -verify-diagnostics --seqpar-pipeline="tp=2 sp=false input-sharded"
 
 // LAYOUT: Cannot find option named 'groups'!
 // MERGE: Cannot find option named 'reduce-scatter'!
+
+//--- sharded-io-no-tp.mlir
+// expected-error @+1 {{seqpar-pipeline: input-sharded and output-sharded are only used by the SP rewrite without CP or decode (sp with tp >= 2, cp=1, dcp=1; here sp=true tp=1 cp=1 dcp=1)}}
+module {
+}
+
+//--- sharded-io-cp.mlir
+// expected-error @+1 {{seqpar-pipeline: input-sharded and output-sharded are only used by the SP rewrite without CP or decode (sp with tp >= 2, cp=1, dcp=1; here sp=true tp=2 cp=2 dcp=1)}}
+module {
+}
+
+//--- sharded-io-no-sp.mlir
+// expected-error @+1 {{seqpar-pipeline: input-sharded and output-sharded are only used by the SP rewrite without CP or decode (sp with tp >= 2, cp=1, dcp=1; here sp=false tp=2 cp=1 dcp=1)}}
+module {
+}
 
 //--- kv-interleave-negative.mlir
 // expected-error @+1 {{seqpar-pipeline: cp-kv-cache-interleave=-1 is not a block size: expected cp-kv-cache-interleave >= 1, or 0 (the prefill's split)}}

@@ -94,6 +94,18 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
       *this, "pad",
       llvm::cl::desc("Pad a sequence not divisible by the TP size"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> inputSharded{
+      *this, "input-sharded",
+      llvm::cl::desc("Under SP (tp >= 2, cp = 1): take the first argument "
+                     "sequence-sharded over the TP axis, as the previous "
+                     "layer's SP region leaves it"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> outputSharded{
+      *this, "output-sharded",
+      llvm::cl::desc("Under SP (tp >= 2, cp = 1): leave the outputs "
+                     "sequence-sharded over the TP axis, for the next "
+                     "layer's SP region (no all-gather at the end)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> saveGathered{
       *this, "save-gathered",
       llvm::cl::desc("Training graphs under SP: keep the all-gathered inputs "
