@@ -38,6 +38,8 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
   addPipeline(pm, "func.func(convert-elementwise-to-linalg)");
   // One loop nest per chain of elementwise ops, contractions kept for BLAS.
   pm.addPass(createFuseElementwise());
+  // Row reductions (norms) as 16 partials per row, which vectorise.
+  pm.addPass(createSplitRowReductions());
   // Each contraction's zero accumulator filled just before it (beta = 0).
   pm.addPass(createSinkFills());
   // K/V heads transposed once per head for the tiles' GEMMs (no B^T).

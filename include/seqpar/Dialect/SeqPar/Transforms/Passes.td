@@ -1157,6 +1157,51 @@ def FuseElementwise : Pass<"seqpar-fuse-elementwise"> {
   ];
 }
 
+def SplitRowReductions : Pass<"seqpar-split-row-reductions"> {
+  let summary = "Split reductions along the innermost dim into partial results per vector lane";
+  let description = [{
+    A row reduction (a LayerNorm's mean and variance, a softmax's row sums,
+    any `linalg.generic` whose one reduction loop is its last and is read
+    as some input's innermost dim) lowers to one chain of dependent
+    operations per row: LLVM's vectoriser does not reorder a float
+    reduction, so it runs one element per add latency (about 4 cycles).
+    This pass splits each with upstream's `linalg::splitReduction` into 16
+    partial results per row (element j to partial j mod 16: a parallel
+    loop, one vector register wide) and a reduction of the 16, as
+    `seqpar-decompose-attention` does for its row max and sum. The sum is
+    then added in another order: the results move in the last bits.
+    Reductions of a static size that is not a multiple of 16 above 16,
+    contractions (BLAS takes them whole), reductions over another dim or
+    over several, bodies that read their loop indices (`linalg.index`, which
+    upstream's split does not remap) and bodies upstream does not split (no
+    neutral element) are left as they are. Used by `seqpar-lower-to-llvm` after elementwise
+    fusion, so the fused producers stay in the split op;
+    docs/runtime-and-run.md, "Split reductions".
+
+    Before (a row sum of [4096, 768]):
+    ```mlir
+    %s = linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%x : tensor<4096x768xf32>) outs(%zero : tensor<4096xf32>) { addf }
+    ```
+    After:
+    ```mlir
+    %e = tensor.expand_shape %x [[0], [1, 2]] : tensor<4096x768xf32> into tensor<4096x48x16xf32>
+    %p = linalg.generic {iterator_types = ["parallel", "reduction", "parallel"]}
+        ins(%e : tensor<4096x48x16xf32>) outs(%zeros : tensor<4096x16xf32>) { addf }
+    %s = linalg.generic {iterator_types = ["parallel", "reduction"]}
+        ins(%p : tensor<4096x16xf32>) outs(%zero : tensor<4096xf32>) { addf }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numSplit", "split", "Row reductions split into lane partials">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def SinkFills : Pass<"seqpar-sink-fills"> {
   let summary = "Give every op that accumulates into a linalg.fill its own fill, just before it";
   let description = [{

@@ -3,6 +3,7 @@
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
+#include "seqpar/Dialect/SeqPar/Transforms/PrepareLowering/SplitReduction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -269,34 +270,16 @@ withLogits(const BlockLogits &logits, ArrayRef<Value> inputs,
   return {allInputs, allMaps};
 }
 
-/// Partial results per row of a reduction over the keys: lanes of a
-/// vector register (16 f32 in AVX-512).
-constexpr int64_t kKeyLanes = 16;
-
-/// The reduction over the keys (the last loop) of `rows` split by
-/// upstream's splitReduction into kKeyLanes partial results per row, key j
-/// going to partial j mod kKeyLanes, and a reduction of the partials
-/// (docs/runtime-and-run.md, "Attention blocks"): the partial results are
-/// a parallel loop, which LLVM's vectoriser takes however the body masks
-/// the keys, where the single chain was a reduction it would not take.
-/// `rows` as is when the keys do not split (fewer than, or not a multiple
-/// of, kKeyLanes; a mask broadcast over a dim).
+/// The reduction over the keys (the last loop) of `rows` split into
+/// partial results per vector lane and a reduction of the partials
+/// (splitInnermostReduction; docs/runtime-and-run.md, "Attention blocks"):
+/// the partial results are a parallel loop, which LLVM's vectoriser takes
+/// however the body masks the keys, where the single chain was a
+/// reduction it would not take. `rows` as is when the keys do not split.
 Value splitKeyReduction(RewriterBase &rewriter, Value rows) {
-  auto op = rows.getDefiningOp<linalg::GenericOp>();
-  int64_t keys = op.getStaticLoopRanges().back();
-  if (keys <= kKeyLanes || keys % kKeyLanes != 0 ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
-    return rows;
-  unsigned rowDims = cast<RankedTensorType>(rows.getType()).getRank();
-  FailureOr<linalg::SplitReductionResult> split = linalg::splitReduction(
-      rewriter, op, [&](linalg::LinalgOp) {
-        return linalg::SplitReductionOptions{kKeyLanes, rowDims,
-                                             /*innerParallel=*/true};
-      });
-  if (failed(split))
-    return rows;
-  return split->resultCombiningLinalgOp->getResult(0);
+  Value split = splitInnermostReduction(
+      rewriter, rows.getDefiningOp<linalg::GenericOp>());
+  return split ? split : rows;
 }
 
 /// One ring step: out and the two-part LSE of the query block against one
