@@ -152,7 +152,8 @@ static cl::opt<bool> libxsmm(
     "libxsmm", cl::init(true),
     cl::desc("Run small GEMMs (attention tiles: B at most 512 columns and "
              "256 Ki elements) on libxsmm's generated kernels instead of "
-             "OpenBLAS (docs/runtime-and-run.md, \"GEMM libraries\"); by "
+             "oneDNN or OpenBLAS (docs/runtime-and-run.md, \"GEMM "
+             "libraries\"); by "
              "default only with --blas-threads=1, as libxsmm's calls run "
              "on one thread"),
     cl::cat(runCategory));
