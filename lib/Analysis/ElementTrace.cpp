@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -468,11 +469,69 @@ bool seqpar::forEachPoint(ArrayRef<AffineExpr> exprs,
   return true;
 }
 
+/// `e` at integer dim values, as the affine folder computes it: floordiv
+/// and ceildiv by any divisor but 0, mod by a divisor of at least 1 (and
+/// non-negative); nullopt for a symbol, a dim without a value, another
+/// divisor or an overflow, which the folder leaves unfolded. Evaluated directly
+/// rather than by substituting and simplifying: the matchers compare thousands
+/// of coordinate pairs on a large graph.
+static std::optional<int64_t> evaluateAtValues(AffineExpr e,
+                                               ArrayRef<int64_t> dims) {
+  switch (e.getKind()) {
+  case AffineExprKind::Constant:
+    return cast<AffineConstantExpr>(e).getValue();
+  case AffineExprKind::DimId: {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    return d < dims.size() ? std::optional<int64_t>(dims[d]) : std::nullopt;
+  }
+  case AffineExprKind::SymbolId:
+    return std::nullopt;
+  default:
+    break;
+  }
+  auto binary = cast<AffineBinaryOpExpr>(e);
+  std::optional<int64_t> l = evaluateAtValues(binary.getLHS(), dims);
+  if (!l)
+    return std::nullopt;
+  std::optional<int64_t> r = evaluateAtValues(binary.getRHS(), dims);
+  if (!r)
+    return std::nullopt;
+  int64_t result;
+  switch (e.getKind()) {
+  case AffineExprKind::Add:
+    return llvm::AddOverflow(*l, *r, result) ? std::nullopt
+                                             : std::optional<int64_t>(result);
+  case AffineExprKind::Mul:
+    return llvm::MulOverflow(*l, *r, result) ? std::nullopt
+                                             : std::optional<int64_t>(result);
+  case AffineExprKind::FloorDiv:
+    return *r == 0 || llvm::divideSignedWouldOverflow(*l, *r)
+               ? std::nullopt
+               : std::optional<int64_t>(llvm::divideFloorSigned(*l, *r));
+  case AffineExprKind::CeilDiv:
+    return *r == 0 || llvm::divideSignedWouldOverflow(*l, *r)
+               ? std::nullopt
+               : std::optional<int64_t>(llvm::divideCeilSigned(*l, *r));
+  case AffineExprKind::Mod:
+    return *r < 1 ? std::nullopt : std::optional<int64_t>(llvm::mod(*l, *r));
+  default:
+    return std::nullopt;
+  }
+}
+
 std::optional<int64_t> seqpar::evaluateAt(AffineExpr e,
                                           ArrayRef<AffineExpr> at) {
-  auto c =
-      dyn_cast<AffineConstantExpr>(simplifyAffineExpr(e.replaceDims(at), 0, 1));
-  return c ? std::optional<int64_t>(c.getValue()) : std::nullopt;
+  SmallVector<int64_t, 8> values;
+  for (AffineExpr x : at) {
+    auto c = dyn_cast<AffineConstantExpr>(x);
+    if (!c) { // not a point: substitute and simplify
+      auto folded = dyn_cast<AffineConstantExpr>(
+          simplifyAffineExpr(e.replaceDims(at), 0, 1));
+      return folded ? std::optional<int64_t>(folded.getValue()) : std::nullopt;
+    }
+    values.push_back(c.getValue());
+  }
+  return evaluateAtValues(e, values);
 }
 
 std::optional<int64_t> seqpar::constantDifference(AffineExpr a, AffineExpr b,
@@ -481,6 +540,34 @@ std::optional<int64_t> seqpar::constantDifference(AffineExpr a, AffineExpr b,
     return std::nullopt;
   if (a == b) // uniqued: the common case needs no simplification
     return 0;
+  // Most pairs the matchers compare differ: two points of the domain where
+  // a - b differs refute them before the simplifier's flattening, the
+  // costly step. The points: every dim at 0, then each at its last value
+  // (dims without a static size stay at 0).
+  {
+    SmallVector<int64_t, 8> point(dimSizes.size(), 0);
+    std::optional<int64_t> first;
+    auto differs = [&] {
+      std::optional<int64_t> x = evaluateAtValues(a, point),
+                             y = evaluateAtValues(b, point);
+      int64_t diff;
+      if (!x || !y || llvm::SubOverflow(*x, *y, diff))
+        return false;
+      if (!first)
+        first = diff;
+      return *first != diff;
+    };
+    if (differs())
+      return std::nullopt;
+    for (unsigned d = 0; d < dimSizes.size(); ++d) {
+      if (dimSizes[d] < 2)
+        continue;
+      point[d] = dimSizes[d] - 1;
+      if (differs())
+        return std::nullopt;
+      point[d] = 0;
+    }
+  }
   AffineExpr diff = simplifyAffineExpr(a - b, dimSizes.size(), 0);
   if (auto c = dyn_cast<AffineConstantExpr>(diff))
     return c.getValue();

@@ -15,8 +15,15 @@ using namespace mlir::seqpar;
 linalg::LinalgOp seqpar::elementwiseProducer(Value v) {
   auto op = v.getDefiningOp<linalg::LinalgOp>();
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!op || !type || op->getNumResults() != 1 ||
-      op.getNumLoops() != type.getRank() || op.getNumReductionLoops() != 0 ||
+  if (!op || !type || op->getNumResults() != 1)
+    return nullptr;
+  // Transposes and fills are elementwise by construction (identity output
+  // map, parallel loops only); as named ops they would build their maps
+  // and iterator types on each query, and the matchers ask about every op
+  // of a large graph.
+  if (isa<linalg::TransposeOp, linalg::FillOp>(op.getOperation()))
+    return op;
+  if (op.getNumLoops() != type.getRank() || op.getNumReductionLoops() != 0 ||
       !op.getIndexingMapsArray().back().isIdentity())
     return nullptr;
   return op;

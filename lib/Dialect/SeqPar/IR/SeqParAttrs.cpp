@@ -304,6 +304,55 @@ ShardingAttr mlir::seqpar::getResultSharding(FunctionOpInterface func,
       resultIndex, SeqParDialect::kShardingAttrName);
 }
 
+/// editArgAttrs / editResultAttrs over `count` dictionaries read by `get`.
+static void editAttrDicts(FunctionOpInterface func, unsigned count,
+                          function_ref<DictionaryAttr(unsigned)> get,
+                          function_ref<void(unsigned, NamedAttrList &)> edit,
+                          function_ref<void(ArrayRef<DictionaryAttr>)> set) {
+  MLIRContext *ctx = func->getContext();
+  SmallVector<DictionaryAttr> dicts;
+  dicts.reserve(count);
+  bool changed = false;
+  for (unsigned i = 0; i < count; ++i) {
+    DictionaryAttr before = get(i);
+    NamedAttrList attrs(before);
+    edit(i, attrs);
+    DictionaryAttr after = attrs.getDictionary(ctx);
+    changed |= after != (before ? before : DictionaryAttr::get(ctx));
+    dicts.push_back(after);
+  }
+  if (changed)
+    set(dicts);
+}
+
+void mlir::seqpar::editArgAttrs(
+    FunctionOpInterface func,
+    function_ref<void(unsigned, NamedAttrList &)> edit) {
+  editAttrDicts(
+      func, func.getNumArguments(),
+      [&](unsigned i) { return func.getArgAttrDict(i); }, edit,
+      [&](ArrayRef<DictionaryAttr> dicts) { func.setAllArgAttrs(dicts); });
+}
+
+void mlir::seqpar::editResultAttrs(
+    FunctionOpInterface func,
+    function_ref<void(unsigned, NamedAttrList &)> edit) {
+  editAttrDicts(
+      func, func.getNumResults(),
+      [&](unsigned i) { return func.getResultAttrDict(i); }, edit,
+      [&](ArrayRef<DictionaryAttr> dicts) { func.setAllResultAttrs(dicts); });
+}
+
+void mlir::seqpar::setMissingShardings(FunctionOpInterface func,
+                                       ShardingAttr fallback) {
+  auto setMissing = [&](unsigned, NamedAttrList &attrs) {
+    if (!attrs.get(SeqParDialect::kShardingAttrName))
+      attrs.set(SeqParDialect::kShardingAttrName, fallback);
+  };
+  editArgAttrs(func, setMissing);
+  editResultAttrs(func, setMissing);
+}
+
 LogicalResult mlir::seqpar::verifyShardingForValue(
     ShardingAttr sharding, Type type, Operation *from,
     function_ref<InFlightDiagnostic()> emitError) {

@@ -38,6 +38,21 @@ ShardingAttr getArgSharding(FunctionOpInterface func, unsigned argIndex);
 /// or null when absent.
 ShardingAttr getResultSharding(FunctionOpInterface func, unsigned resultIndex);
 
+/// Calls `edit` with the attributes of each argument of `func` (index,
+/// list) and stores them all with one rebuild of the argument attribute
+/// array. MLIR's setArgAttr rebuilds the whole array per call: per argument
+/// over the ~1000 weights of an 80-layer model, that is quadratic
+/// (docs/benchmarks.md §1).
+void editArgAttrs(FunctionOpInterface func,
+                  function_ref<void(unsigned, NamedAttrList &)> edit);
+/// editArgAttrs for the results.
+void editResultAttrs(FunctionOpInterface func,
+                     function_ref<void(unsigned, NamedAttrList &)> edit);
+/// Gives every argument and result of `func` without a `seqpar.sharding`
+/// the sharding `fallback` (a per-rank program states them all,
+/// docs/semantics.md §2).
+void setMissingShardings(FunctionOpInterface func, ShardingAttr fallback);
+
 /// The attention ops' dropout (seqpar.attention, attention_backward,
 /// attention_block, attention_block_backward: a region of the global
 /// (batch, head, query, key) coordinates yielding the keep multiplier, and

@@ -539,17 +539,11 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     func.setResultAttr(index, SeqParDialect::kShardingAttrName,
                        sharding.withDimSplit(seq.dim, axes, kind));
   }
-  // A per-rank program states every argument's and result's sharding
-  // (docs/semantics.md §2): the rest are replicated.
-  auto replicated = ShardingAttr::getReplicated(context, grid);
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (!getArgSharding(func, i))
-      func.setArgAttr(i, SeqParDialect::kShardingAttrName, replicated);
-  for (unsigned i = 0; i < returnOp.getNumOperands(); ++i)
-    if (!getResultSharding(func, i))
-      func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicated);
   func.setType(FunctionType::get(context, body.getArgumentTypes(),
                                  returnOp.getOperandTypes()));
+  // A per-rank program states every argument's and result's sharding
+  // (docs/semantics.md §2): the rest are replicated.
+  setMissingShardings(func, ShardingAttr::getReplicated(context, grid));
   InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "context-parallel over " << grid << " axes [" << axesString()
          << "] (c=" << numRanks << ", s=";

@@ -846,13 +846,7 @@ void DecodeContextParallelPass::causalOnOneRank(func::FuncOp func,
   // The one rank's program, as the sharded one states it: what is not
   // stated is replicated (the whole caches included).
   MLIRContext *ctx = func.getContext();
-  auto replicated = ShardingAttr::getReplicated(ctx, grid);
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (!getArgSharding(func, i))
-      func.setArgAttr(i, SeqParDialect::kShardingAttrName, replicated);
-  for (unsigned i = 0; i < func.getNumResults(); ++i)
-    if (!func.getResultAttr(i, SeqParDialect::kShardingAttrName))
-      func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicated);
+  setMissingShardings(func, ShardingAttr::getReplicated(ctx, grid));
 }
 
 LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
@@ -1039,30 +1033,25 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   // Every other argument and result is replicated over the grid: the step
   // outside attention runs whole on every rank (docs/decode.md).
   auto replicated = ShardingAttr::getReplicated(ctx, grid);
-  for (BlockArgument arg : func.getArguments()) {
-    unsigned i = arg.getArgNumber();
-    ShardingAttr sharding = getArgSharding(func, i);
-    func.setArgAttr(i, SeqParDialect::kShardingAttrName,
-                    caches.contains(arg) ? shardingOf(sharding)
-                    : sharding           ? sharding
-                                         : replicated);
-    if (caches.contains(arg))
-      func.setArgAttr(i, SeqParDialect::kKVCacheAttrName, UnitAttr::get(ctx));
-  }
+  // A cache's sharding is derived from its old one; the rest keep theirs.
+  auto setSharding = [&](NamedAttrList &attrs, bool cache) {
+    auto sharding = dyn_cast_if_present<ShardingAttr>(
+        attrs.get(SeqParDialect::kShardingAttrName));
+    attrs.set(SeqParDialect::kShardingAttrName, cache ? shardingOf(sharding)
+                                                : sharding ? sharding
+                                                           : replicated);
+    if (cache)
+      attrs.set(SeqParDialect::kKVCacheAttrName, UnitAttr::get(ctx));
+  };
+  editArgAttrs(func, [&](unsigned i, NamedAttrList &attrs) {
+    setSharding(attrs, caches.contains(func.getArgument(i)));
+  });
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   func.setType(FunctionType::get(ctx, func.getBody().front().getArgumentTypes(),
                                  ret.getOperandTypes()));
-  for (auto [i, result] : llvm::enumerate(ret.getOperands())) {
-    auto sharding = func.getResultAttrOfType<ShardingAttr>(
-        i, SeqParDialect::kShardingAttrName);
-    func.setResultAttr(i, SeqParDialect::kShardingAttrName,
-                       builder.isWrittenCache(result) ? shardingOf(sharding)
-                       : sharding                     ? sharding
-                                                      : replicated);
-    if (builder.isWrittenCache(result))
-      func.setResultAttr(i, SeqParDialect::kKVCacheAttrName,
-                         UnitAttr::get(ctx));
-  }
+  editResultAttrs(func, [&](unsigned i, NamedAttrList &attrs) {
+    setSharding(attrs, builder.isWrittenCache(ret.getOperand(i)));
+  });
   numRewritten += accepted.size();
   emitRemark(func.getLoc())
       << "decode context parallelism (" << numRanks << " ranks, "

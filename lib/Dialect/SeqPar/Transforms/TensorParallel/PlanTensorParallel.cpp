@@ -288,22 +288,26 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
     sliced[operand] = s;
 
   // Arguments first: ops read them.
+  llvm::DenseMap<unsigned, Attribute> argShardings;
   for (auto [value, s] : plan.values) {
     auto arg = dyn_cast<BlockArgument>(value);
     if (!arg)
       continue;
     arg.setType(localType(arg, s));
-    func.setArgAttr(arg.getArgNumber(), SeqParDialect::kShardingAttrName,
-                    getSharding(s));
+    argShardings[arg.getArgNumber()] = getSharding(s);
   }
+  editArgAttrs(func, [&](unsigned i, NamedAttrList &attrs) {
+    if (Attribute sharding = argShardings.lookup(i))
+      attrs.set(SeqParDialect::kShardingAttrName, sharding);
+  });
   // Split values returned stay split, as Megatron keeps the gradients of
   // split weights (docs/semantics.md §10).
   Operation *returnOp = func.getBody().front().getTerminator();
-  for (OpOperand &result : returnOp->getOpOperands())
-    if (auto it = plan.values.find(result.get()); it != plan.values.end())
-      func.setResultAttr(result.getOperandNumber(),
-                         SeqParDialect::kShardingAttrName,
-                         getSharding(it->second));
+  editResultAttrs(func, [&](unsigned i, NamedAttrList &attrs) {
+    if (auto it = plan.values.find(returnOp->getOperand(i));
+        it != plan.values.end())
+      attrs.set(SeqParDialect::kShardingAttrName, getSharding(it->second));
+  });
   for (Operation &op :
        llvm::make_early_inc_range(func.getBody().front().getOperations())) {
     if (plan.ops.contains(&op)) {
@@ -888,13 +892,8 @@ LogicalResult PlanTensorParallelPass::planFunction(func::FuncOp func,
   TensorParallelRewriter(func, grid, static_cast<int16_t>(gridAxis.getValue()),
                          numRanks)
       .apply(merged);
-  auto replicatedAttr = ShardingAttr::getReplicated(func.getContext(), grid);
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    if (!func.getArgAttr(i, SeqParDialect::kShardingAttrName))
-      func.setArgAttr(i, SeqParDialect::kShardingAttrName, replicatedAttr);
-  for (unsigned i = 0; i < func.getNumResults(); ++i)
-    if (!func.getResultAttr(i, SeqParDialect::kShardingAttrName))
-      func.setResultAttr(i, SeqParDialect::kShardingAttrName, replicatedAttr);
+  setMissingShardings(func,
+                      ShardingAttr::getReplicated(func.getContext(), grid));
   Operation *returnOp = func.getBody().front().getTerminator();
   func.setType(FunctionType::get(func.getContext(),
                                  func.getBody().getArgumentTypes(),
