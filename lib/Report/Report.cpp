@@ -62,6 +62,44 @@ static void accumulate(Operation *op, LayerReport &into) {
         accumulate(&nested, into);
 }
 
+LogicalResult mlir::seqpar::checkStaticShapes(func::FuncOp func) {
+  auto isStatic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return !shaped || !isa<TensorType, BaseMemRefType>(shaped) ||
+           (shaped.hasRank() && shaped.hasStaticShape());
+  };
+  auto refuse = [&](Location at, const Twine &what, Type type) {
+    return emitError(at) << what << " has type " << type
+                         << ": seqpar-report needs static shapes (its bytes "
+                            "and the FLOPs of the ops on it are sized at "
+                            "compile time); export with a fixed batch and "
+                            "sequence length";
+  };
+  WalkResult walk = func.walk([&](Block *block) {
+    bool entry = block->getParentOp() == func;
+    for (BlockArgument arg : block->getArguments())
+      if (!isStatic(arg.getType())) {
+        std::string owner =
+            entry ? " of @" + func.getName().str() : std::string(" of a block");
+        (void)refuse(entry ? func.getLoc() : arg.getLoc(),
+                     "argument #" + Twine(arg.getArgNumber()) + owner,
+                     arg.getType());
+        return WalkResult::interrupt();
+      }
+    for (Operation &op : *block)
+      for (OpResult result : op.getResults())
+        if (!isStatic(result.getType())) {
+          (void)refuse(op.getLoc(),
+                       "result #" + Twine(result.getResultNumber()) + " of '" +
+                           op.getName().getStringRef() + "'",
+                       result.getType());
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 LogicalResult mlir::seqpar::checkFiguresFit(func::FuncOp func) {
   std::optional<int64_t> bytes = 0, flops = 0, sent = 0;
   // Adds `amount` (nullopt: it does not fit itself) to `total`.

@@ -265,7 +265,7 @@ int main(int argc, char **argv) {
   llvm::json::Array reports;
   for (func::FuncOp func : *funcs)
     if (diagnoseBufferForm(func, "seqpar-report", DiagnosticSeverity::Error) ||
-        failed(checkFiguresFit(func)))
+        failed(checkStaticShapes(func)) || failed(checkFiguresFit(func)))
       return 1;
   for (func::FuncOp func : *funcs) {
     std::optional<SavedReport> saved;

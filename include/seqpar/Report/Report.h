@@ -96,6 +96,12 @@ struct OpFlops {
 };
 std::optional<OpFlops> opFlops(Operation *op);
 
+/// Fails with an error at the first argument or op result of `func` (or
+/// of a block inside it) that is a tensor or memref without a static shape:
+/// its bytes, and the FLOPs of the ops on it, have no value to report
+/// (they would read as 0).
+LogicalResult checkStaticShapes(func::FuncOp func);
+
 /// Fails with an error at the first op or value whose bytes, FLOPs or bytes
 /// sent do not fit in int64, or whose function totals of them do not: every
 /// figure and sum of a report (and of seqpar-plan-auto's graph reading) is
