@@ -282,6 +282,36 @@ Value splitKeyReduction(RewriterBase &rewriter, Value rows) {
   return split ? split : rows;
 }
 
+/// The `maximumf` combiners of the row max `rowMax` (the reduction of the
+/// partials, then the partials, when splitKeyReduction split it) as
+/// compare-and-select: acc = logit > acc ? logit : acc, which x86 does in
+/// one `vmaxps` where `maximumf` (NaN and signed-zero ordering) takes six
+/// instructions on the loop-carried chain (docs/runtime-and-run.md,
+/// "Attention blocks"). A NaN logit leaves the max as it was, but the exp
+/// pass still reads it: exp(NaN - max) makes its row's sum, out and LSE
+/// NaN, as before.
+void useOrderedMax(RewriterBase &rewriter, Value rowMax) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Value current = rowMax;
+  if (auto expand = current.getDefiningOp<tensor::ExpandShapeOp>())
+    current = expand.getSrc();
+  while (auto generic = current.getDefiningOp<linalg::GenericOp>()) {
+    if (generic.getNumDpsInits() != 1 || generic.getNumDpsInputs() < 1)
+      return;
+    Value acc = generic.getRegionOutputArgs()[0];
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    auto max = yield.getOperand(0).getDefiningOp<arith::MaximumFOp>();
+    if (!max || (max.getLhs() == acc) == (max.getRhs() == acc))
+      return;
+    Value logit = max.getLhs() == acc ? max.getRhs() : max.getLhs();
+    rewriter.setInsertionPoint(max);
+    Value greater = arith::CmpFOp::create(
+        rewriter, max.getLoc(), arith::CmpFPredicate::OGT, logit, acc);
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(max, greater, logit, acc);
+    current = generic.getDpsInputs()[0];
+  }
+}
+
 /// One ring step: out and the two-part LSE of the query block against one
 /// K/V block. The unnormalised probabilities E = exp(l - rowMax) go
 /// through P.V and the [b, a, s, d] result is divided by the row sums,
@@ -318,6 +348,7 @@ struct DecomposeAttentionBlockPattern : OpRewritePattern<AttentionBlockOp> {
                                            x[n]);
         });
     rowMax = splitKeyReduction(rewriter, rowMax);
+    useOrderedMax(rewriter, rowMax);
     AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, ctx);
     Value center = generic(
         rewriter, loc, {rowMax}, {id3, id3},

@@ -2,7 +2,9 @@
 
 // Tests that a block's LSE comes out in two parts: the row max of the
 // logits (-inf on a fully masked row), recomputed from the scores Q.K^T
-// inside the reduction, and the row sum of E = exp(l - max)
+// inside the reduction and combined by compare-and-select (one vmaxps;
+// maximumf's NaN ordering is not needed: a NaN logit still reaches its
+// row through the exp), and the row sum of E = exp(l - max)
 // with a fully masked row centred at 0; out is E.V divided by the sum (0
 // where it is 0).
 // CHECK-LABEL: func.func @block
@@ -10,8 +12,10 @@
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[S]], %arg1, %arg1 :
 // CHECK: arith.mulf
 // CHECK: arith.cmpi ule
-// CHECK: arith.select
-// CHECK: arith.maximumf
+// CHECK: %[[L:.*]] = arith.select
+// CHECK-NOT: arith.maximumf
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[L]], %[[ACC:.*]] : f32
+// CHECK-NEXT: arith.select %[[GT]], %[[L]], %[[ACC]] : f32
 // CHECK: %[[CENTER:.*]] = linalg.generic {{.*}} ins(%[[MAX]] : tensor<1x2x4xf32>)
 // CHECK: arith.cmpf oeq
 // CHECK: %[[EXP:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg1, %arg1, %[[CENTER]] : tensor<1x2x4x4xf32>, tensor<4xindex>, tensor<4xindex>, tensor<1x2x4xf32>)
@@ -35,17 +39,22 @@ func.func @block(%q: tensor<1x2x4x8xf32>, %p: tensor<4xindex>) -> (tensor<1x2x4x
 
 // Tests that with 32 keys (a multiple of 16) the row max and the row sum
 // are split (upstream's splitReduction): key j into partial j mod 16 of its
-// row, the 16 lanes the innermost, parallel loop, then the partials reduced.
+// row, the 16 lanes the innermost, parallel loop, then the partials reduced;
+// both max reductions combine by compare-and-select.
 // CHECK-LABEL: func.func @block_split
 // CHECK: %[[S:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 :
 // CHECK: %[[NEG:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x4xf32>)
 // CHECK: %[[S2:.*]] = tensor.expand_shape %[[S]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 2, 4, 2, 16]
 // CHECK: %[[KP:.*]] = tensor.expand_shape %arg3 {{\[}}[0, 1]] output_shape [2, 16]
 // CHECK: %[[PMAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[S2]], %arg2, %[[KP]] : {{.*}} outs(%{{.*}} : tensor<1x2x4x16xf32>)
-// CHECK: arith.select
-// CHECK: arith.maximumf
+// CHECK: %[[PL:.*]] = arith.select
+// CHECK-NOT: arith.maximumf
+// CHECK: %[[PGT:.*]] = arith.cmpf ogt, %[[PL]], %[[PACC:.*]] : f32
+// CHECK-NEXT: arith.select %[[PGT]], %[[PL]], %[[PACC]] : f32
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[PMAX]] : tensor<1x2x4x16xf32>) outs(%[[NEG]] : tensor<1x2x4xf32>)
-// CHECK: arith.maximumf
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[IN]], %[[OUT]] : f32
+// CHECK-NEXT: arith.select %[[GT]], %[[IN]], %[[OUT]] : f32
 // CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[S]], %arg2, %arg3, %{{.*}} :
 // CHECK: math.exp
 // CHECK: %[[E2:.*]] = tensor.expand_shape %[[E]]

@@ -21,8 +21,9 @@
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: arith.cmpi ule
-// CHECK: arith.select
-// CHECK: arith.maximumf
+// CHECK: %[[L:.*]] = arith.select
+// CHECK-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[L]], %[[ACC:.*]] : f32
+// CHECK-NEXT: arith.select %[[GT]], %[[L]], %[[ACC]] : f32
 // CHECK: %[[CENTER:.*]] = linalg.generic {{.*}} ins(%[[MAX]] :
 // CHECK: %[[E:.*]] = linalg.generic {{.*}} ins(%[[S]], %{{.*}}, %{{.*}}, %arg3, %[[CENTER]] :
 // CHECK: arith.cmpi ule
