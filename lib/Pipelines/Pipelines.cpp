@@ -34,7 +34,9 @@ public:
     return "seqpar-invalid-pipeline-options";
   }
   void runOnOperation() override {
-    getOperation().emitError() << message;
+    // At the module's location only: Operation::emitError would attach the
+    // whole module as a note (MLIR's print-op-on-diagnostic).
+    emitError(getOperation().getLoc()) << message;
     signalPassFailure();
   }
 

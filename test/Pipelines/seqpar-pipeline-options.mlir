@@ -20,6 +20,7 @@
 // RUN: seqpar-opt %t/kv-interleave-negative.mlir -verify-diagnostics --seqpar-pipeline="cp=2 cp-kv-cache-interleave=-1"
 // RUN: seqpar-opt %t/kv-interleave-no-cp.mlir -verify-diagnostics --seqpar-pipeline="cp-kv-cache-interleave=2"
 // RUN: seqpar-opt %t/dcp-zero.mlir -verify-diagnostics --seqpar-pipeline="dcp=0"
+// RUN: not seqpar-opt %t/dcp-zero.mlir --seqpar-pipeline="dcp=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODUMP
 // RUN: seqpar-opt %t/dcp-and-cp.mlir -verify-diagnostics --seqpar-pipeline="cp=2 dcp=2"
 // RUN: seqpar-opt %t/dcp-overflow.mlir -verify-diagnostics --seqpar-pipeline="tp=4611686018427387904 dcp=4"
 // RUN: seqpar-opt %t/dcp-interleave-zero.mlir -verify-diagnostics --seqpar-pipeline="dcp=2 dcp-interleave=0"
@@ -60,6 +61,10 @@ module {
 }
 
 //--- dcp-zero.mlir
+// The error is the one line at the module, without the module printed
+// after it as a note (Operation::emitError would attach it).
+// NODUMP: error: seqpar-pipeline: dcp=0 is not a decode context-parallel size
+// NODUMP-NOT: see current operation
 // expected-error @+1 {{seqpar-pipeline: dcp=0 is not a decode context-parallel size: expected dcp >= 1 (1: none)}}
 module {
 }

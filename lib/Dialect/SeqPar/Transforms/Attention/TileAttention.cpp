@@ -482,14 +482,14 @@ struct TileAttentionPass
 
   void runOnOperation() override {
     if (kvTile < 0) {
-      getOperation()->emitError()
+      emitError(getOperation()->getLoc())
           << "tile-attention: kv-tile=" << kvTile.getValue()
           << " (seqpar-lower-to-llvm: attention-kv-tile) is not a tile size: "
              "expected keys per tile >= 1, or 0 to disable tiling";
       return signalPassFailure();
     }
     if (qTile < 0) {
-      getOperation()->emitError()
+      emitError(getOperation()->getLoc())
           << "tile-attention: q-tile=" << qTile.getValue()
           << " (seqpar-lower-to-llvm: attention-q-tile) is not a tile size: "
              "expected queries per tile >= 1, or 0 for whole rows";
