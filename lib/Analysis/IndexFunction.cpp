@@ -296,6 +296,21 @@ IndexFunctionBuilder::indexExpr(linalg::LinalgOp op, Value x,
 
 Value IndexFunctionBuilder::materialize(AffineExpr e) {
   MLIRContext *ctx = e.getContext();
+  if (regionSizes[kHead] == 1) {
+    // One local head: Hl is 0 wherever the function is evaluated, and the
+    // IR may hold it with any coefficient (TP's flattened b * 1 + Hl scaled
+    // by the global head count) or not at all. Read it as 0, and next to
+    // the rank's offset as the one head: e(Hl = 0) + Hl has the same value
+    // and cancels s0 below exactly when the index is the global head plus a
+    // part free of s0.
+    SmallVector<AffineExpr> dims;
+    for (unsigned d = 0; d < kNumDims; ++d)
+      dims.push_back(getAffineDimExpr(d, ctx));
+    dims[kHead] = getAffineConstantExpr(0, ctx);
+    e = simplifyAffineExpr(e.replaceDims(dims), kNumDims, 1);
+    if (usesSymbol(e))
+      e = e + getAffineDimExpr(kHead, ctx);
+  }
   if (usesSymbol(e) && !headOffset) {
     if (usedLocalHead)
       return fail("it reads the rank's local head position as well as the "

@@ -41,6 +41,9 @@ namespace mlir::seqpar {
 /// symbol s0 allowed, valuesOverRanks in AttentionMatch.h): Hl = H - O(s0),
 /// H the region's global head argument, and every index the function reads
 /// must cancel s0 that way (the head offset O is fixed by the first one).
+/// With one local head (Hl's extent 1) Hl is read as 0, and as the head
+/// next to s0 where an index reads s0: TP's flattened b * 1 + Hl may scale
+/// it by anything, or fold it away.
 /// A slice at that offset (TP's slice of a mask computed for all heads) is
 /// followed the same way; two offset values equal on every rank are one.
 /// `regionSizes` are the extents of (B, Hl, I, J) and of the head dim,
