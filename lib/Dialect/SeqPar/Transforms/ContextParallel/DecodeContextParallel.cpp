@@ -199,20 +199,27 @@ FailureOr<CacheWrite> matchCacheWrite(Value value, func::FuncOp func,
   auto headSlice = value.getDefiningOp<tensor::ExtractSliceOp>();
   if (headSlice) {
     auto sourceType = headSlice.getSourceType();
-    bool headsOnly = sourceType.getRank() == 4 && headSlice.hasUnitStride() &&
-                     headSlice.getResultType().getRank() == 4;
-    for (int64_t dim = 0; headsOnly && dim < 4; ++dim) {
+    if (sourceType.getRank() != 4 || !headSlice.hasUnitStride() ||
+        headSlice.getResultType().getRank() != 4) {
+      why = "it is a strided or rank-changing slice of a tensor";
+      return failure();
+    }
+    // Only whole heads may be sliced: every batch row, slot and element.
+    static constexpr const char *kDimNames[] = {"batch", "heads", "slots",
+                                                "head dim"};
+    for (int64_t dim = 0; dim < 4; ++dim) {
       if (dim == 1)
         continue;
       std::optional<int64_t> offset =
           getConstantIntValue(headSlice.getMixedOffsets()[dim]);
-      headsOnly = offset && *offset == 0 &&
-                  headSlice.getResultType().getDimSize(dim) ==
-                      sourceType.getDimSize(dim);
-    }
-    if (!headsOnly) {
-      why = "it is a slice of more than the cache's heads";
-      return failure();
+      if (!offset || *offset != 0 ||
+          headSlice.getResultType().getDimSize(dim) !=
+              sourceType.getDimSize(dim)) {
+        why = std::string("it is a slice of the cache's ") + kDimNames[dim] +
+              " (dim " + std::to_string(dim) +
+              "), where only whole heads are followed";
+        return failure();
+      }
     }
     value = headSlice.getSource();
   }

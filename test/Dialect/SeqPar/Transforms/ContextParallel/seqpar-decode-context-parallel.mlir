@@ -103,6 +103,19 @@ func.func @not_a_cache(%q: tensor<1x4x2x8xf32>, %k: tensor<1x2x16x8xf32>, %v: te
   return %o : tensor<1x4x2x8xf32>
 }
 
+// A key sliced from the updated cache along the slots (12 of 16) is not
+// followed; the remark names the dim (it read "more than the cache's heads").
+// CHECK-LABEL: func.func @slots_sliced(
+func.func @slots_sliced(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %kc: tensor<1x2x16x8xf32>, %v: tensor<1x2x12x8xf32>, %l: index)
+    -> (tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>) {
+  %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x8xf32> into tensor<1x2x16x8xf32>
+  %ks = tensor.extract_slice %k[0, 0, 0, 0] [1, 2, 12, 8] [1, 1, 1, 1] : tensor<1x2x16x8xf32> to tensor<1x2x12x8xf32>
+  // expected-remark @+1 {{attention left as it is by decode context parallelism: its key is not a cache: it is a slice of the cache's slots (dim 2), where only whole heads are followed}}
+  %o = seqpar.attention %q, %ks, %v {scale = 0.35 : f32}
+      : tensor<1x4x2x8xf32>, tensor<1x2x12x8xf32>, tensor<1x2x12x8xf32> -> tensor<1x4x2x8xf32>
+  return %o, %k : tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>
+}
+
 // CHECK-LABEL: func.func @cache_read_elsewhere(
 func.func @cache_read_elsewhere(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index)
     -> (tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>) {
