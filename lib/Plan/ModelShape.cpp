@@ -153,7 +153,11 @@ LogicalResult ShapeReader::readAttention() {
                             << "): the planner needs one layer shape";
   }
   if (q.getDimSize(2) != k.getDimSize(2))
-    return first.emitError() << "cross-attention (s_q != s_kv) is not planned";
+    return first.emitError()
+           << "cross-attention (s_q = " << q.getDimSize(2)
+           << " != s_kv = " << k.getDimSize(2)
+           << ") is not planned; a decode step is planned from its forward "
+              "(prefill) graph: --workload=decode --context=N on it";
   // The cost model divides by each of b, a, s, d (a_kv >= 1 by the
   // verifier, and K's other dims are Q's).
   if (q.getNumElements() == 0)

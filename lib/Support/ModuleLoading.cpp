@@ -42,3 +42,7 @@ mlir::seqpar::lookupFunctionsWithBody(ModuleOp module, StringRef entry,
                         : ("no function @" + entry + " with a body").str();
   return failure();
 }
+
+void mlir::seqpar::printDiagnosticsWithoutOps(MLIRContext &context) {
+  context.printOpOnDiagnostic(false);
+}

@@ -216,6 +216,7 @@ int main(int argc, char **argv) {
   if (failed(loaded))
     return error.empty() ? 1 : fail(error); // Else the parser said where.
   SourceMgrDiagnosticHandler handler(*loaded->sources, &ctx);
+  printDiagnosticsWithoutOps(ctx);
   OwningOpRef<ModuleOp> &module = loaded->module;
   FailureOr<ModelShape> read = readModelShape(*module, entry);
   if (failed(read))

@@ -239,6 +239,7 @@ int main(int argc, char **argv) {
   }
   ModuleOp module = *loaded->module;
   SourceMgrDiagnosticHandler handler(*loaded->sources, &ctx);
+  printDiagnosticsWithoutOps(ctx);
 
   bool hasTosa = false;
   module->walk([&](Operation *op) {

@@ -24,6 +24,7 @@
 
 #include "seqpar/Dialect/SeqPar/IR/ShardingLayout.h"
 #include "seqpar/InitSeqPar.h"
+#include "seqpar/Support/ModuleLoading.h"
 #include "seqpar/Support/ToolOptions.h"
 #include "seqpar/runtime/seqpar_runtime.h"
 #include "seqpar/runtime/seqpar_runtime_alloc.h"
@@ -358,6 +359,7 @@ int main(int argc, char **argv) {
     writeArrays(saveInputs, globals);
   std::optional<Program> reference =
       loadReference(ctx, globals, signature.results.size());
+  printDiagnosticsWithoutOps(ctx);
   if (world.rank != 0)
     reference.reset(); // only rank 0 runs it
   Call call = prepareRankCall(

@@ -46,6 +46,13 @@ FailureOr<llvm::SmallVector<func::FuncOp>>
 lookupFunctionsWithBody(ModuleOp module, llvm::StringRef entry,
                         std::string &error);
 
+/// Stops `context`'s diagnostics from printing the op they are attached to
+/// after the message (MLIR's print-op-on-diagnostic): a tool's errors point
+/// at their source line, and the op, a whole function for a function-level
+/// error, would bury it. Called once the input is loaded, so that the
+/// verifier's errors keep theirs (one op, in generic form).
+void printDiagnosticsWithoutOps(MLIRContext &context);
+
 } // namespace mlir::seqpar
 
 #endif // SEQPAR_SUPPORT_MODULELOADING_H
