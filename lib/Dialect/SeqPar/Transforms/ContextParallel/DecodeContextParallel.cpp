@@ -798,7 +798,6 @@ void DecodeContextParallelPass::causalOnOneRank(func::FuncOp func,
   for (auto attention : func.getBody().front().getOps<AttentionOp>())
     if (attention.getMask())
       masked.push_back(attention);
-  bool rewritten = false;
   for (AttentionOp attention : masked) {
     std::string why;
     FailureOr<DecodeAttention> match =
@@ -846,12 +845,9 @@ void DecodeContextParallelPass::causalOnOneRank(func::FuncOp func,
     emitRemark(loc) << "decode context parallelism: the attention's mask is "
                        "causal by position (key tiles past the last query "
                        "skipped)";
-    rewritten = true;
   }
-  if (!rewritten)
-    return;
   // The one rank's program, as the sharded one states it: what is not
-  // stated is replicated (the whole caches included).
+  // stated is replicated (the whole caches included), rewritten or not.
   MLIRContext *ctx = func.getContext();
   setMissingShardings(func, ShardingAttr::getReplicated(ctx, grid));
 }
@@ -1006,8 +1002,14 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
       break;
     }
   }
-  if (accepted.empty())
+  if (accepted.empty()) {
+    // Nothing to shard: the step runs whole on every rank of the grid, and
+    // says so, so that the program still runs there (seqpar-run places each
+    // argument by its sharding).
+    setMissingShardings(func,
+                        ShardingAttr::getReplicated(func.getContext(), grid));
     return success();
+  }
 
   DecodeStepBuilder builder(func, grid, axis, numRanks, layout, interleave,
                             merge);

@@ -139,7 +139,12 @@ func.func @update_read_elsewhere(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf3
   return %o, %twice : tensor<1x4x2x8xf32>, tensor<1x2x16x8xf32>
 }
 
+// Left as it is, the step still says how it runs on the grid: every
+// argument and result replicated (before: none, and seqpar-run refused it).
 // CHECK-LABEL: func.func @uneven_slots(
+// CHECK-SAME: %{{.*}}: tensor<1x4x2x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}
+// CHECK-SAME: %{{.*}}: tensor<1x2x10x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}
+// CHECK-SAME: -> (tensor<1x4x2x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>})
 func.func @uneven_slots(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %kc: tensor<1x2x10x8xf32>, %l: index) -> tensor<1x4x2x8xf32> {
   %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x2x8xf32> into tensor<1x2x10x8xf32>
   // expected-remark @+1 {{attention left as it is by decode context parallelism: its cache's 10 slots are not divisible by 4 (the cyclic layout on 4 ranks)}}
