@@ -28,6 +28,12 @@ enum RegionDim : unsigned { kBatch, kHead, kQuery, kKey, kHeadDim, kNumDims };
 
 bool usesDim(AffineExpr e, unsigned d) { return e.isFunctionOfDim(d); }
 
+/// `e` with the head dim replaced by `head`, simplified.
+AffineExpr withHead(AffineExpr e, AffineExpr head) {
+  return simplifyAffineExpr(
+      e.replace(getAffineDimExpr(kHead, e.getContext()), head), kNumDims, 1);
+}
+
 bool usesSymbol(AffineExpr e) {
   bool found = false;
   e.walk([&](AffineExpr x) { found |= isa<AffineSymbolExpr>(x); });
@@ -303,11 +309,7 @@ Value IndexFunctionBuilder::materialize(AffineExpr e) {
     // the rank's offset as the one head: e(Hl = 0) + Hl has the same value
     // and cancels s0 below exactly when the index is the global head plus a
     // part free of s0.
-    SmallVector<AffineExpr> dims;
-    for (unsigned d = 0; d < kNumDims; ++d)
-      dims.push_back(getAffineDimExpr(d, ctx));
-    dims[kHead] = getAffineConstantExpr(0, ctx);
-    e = simplifyAffineExpr(e.replaceDims(dims), kNumDims, 1);
+    e = withHead(e, getAffineConstantExpr(0, ctx));
     if (usesSymbol(e))
       e = e + getAffineDimExpr(kHead, ctx);
   }
@@ -325,11 +327,7 @@ Value IndexFunctionBuilder::materialize(AffineExpr e) {
                     "the head position");
   }
   if (headOffset) {
-    SmallVector<AffineExpr> dims;
-    for (unsigned d = 0; d < kNumDims; ++d)
-      dims.push_back(getAffineDimExpr(d, ctx));
-    dims[kHead] = dims[kHead] - headOffset;
-    e = simplifyAffineExpr(e.replaceDims(dims), kNumDims, 1);
+    e = withHead(e, getAffineDimExpr(kHead, ctx) - headOffset);
     // The global head's extent is unknown: no range simplification now.
     if (usesSymbol(e))
       return fail("it reads the rank's offset other than as an offset of "
