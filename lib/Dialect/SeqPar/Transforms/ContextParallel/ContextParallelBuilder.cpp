@@ -352,6 +352,26 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     }
   }
 
+  // K/V results asked for in the decode layout that stay whole: a padded or
+  // flattened sequence has no #seqpar.sharding (docs/decode.md, "From
+  // prefill to decode").
+  SmallVector<std::pair<unsigned, StringRef>> wholeCacheResults;
+  if (target.kvCacheInterleave > 0)
+    for (OpOperand &result : returnOp->getOpOperands()) {
+      if (!sharded.contains(result.get()))
+        continue;
+      StridedDim seq = *analysis.getSeqDim(result.get());
+      if (seq.dim != kKVCacheSlotDim)
+        continue;
+      if (padded)
+        wholeCacheResults.push_back(
+            {result.getOperandNumber(), "the sequence is padded"});
+      else if (seq.inner != 1 || seq.outer != 1)
+        wholeCacheResults.push_back(
+            {result.getOperandNumber(),
+             "its sequence dim is flattened with another dim"});
+    }
+
   // Rewrite.
   DenseSet<Value> localValues;
   SplitKind kind = zigzag ? SplitKind::zigzag : SplitKind::contiguous;
@@ -486,6 +506,11 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
                         "; the rest of it runs on this rank's tokens");
   }
   counts.valuesGathered += gathered;
+  for (auto [index, why] : wholeCacheResults)
+    emitRemark(returnOp.getLoc())
+        << "context-parallel: result #" << index
+        << " is returned whole, not block-cyclic: " << why
+        << ", which no #seqpar.sharding states";
   int64_t relaidOut = 0, relaidFromGathered = 0, relaidFromRing = 0,
           relayoutBytes = 0;
   for (auto [index, seq] : shardedResults) {
