@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -862,7 +863,9 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
         })
         .wasInterrupted();
   };
-  if (!hasAttention())
+  bool attention = hasAttention();
+  // A private function without attention is a helper, not a step.
+  if (!attention && func.isPrivate())
     return success();
   FlatSymbolRefAttr grid;
   int16_t axis = 0;
@@ -870,6 +873,23 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   if (failed(resolveGridAxis(func, gridName, gridAxis, "decode CP", grid, axis,
                              numRanks)))
     return failure();
+  if (!attention) {
+    // Runs whole on every rank, as a step whose attentions were all left
+    // as they are; stated so that the program runs there.
+    bool calls =
+        func.walk([](CallOpInterface) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    emitRemark(func.getLoc())
+        << "decode context parallelism: @" << func.getSymName()
+        << (calls ? " has no attention of its own (callees are not followed: "
+                    "inline them first)"
+                  : " has no attention (seqpar.attention, or a softmax P.V "
+                    "product that seqpar-raise-attention recognises)")
+        << ": it runs whole on every rank";
+    setMissingShardings(func,
+                        ShardingAttr::getReplicated(func.getContext(), grid));
+    return success();
+  }
   if (numRanks == 1) {
     emitRemark(func.getLoc())
         << "decode context parallelism: grid axis " << axis << " of " << grid

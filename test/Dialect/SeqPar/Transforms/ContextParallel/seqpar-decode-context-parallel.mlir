@@ -153,6 +153,23 @@ func.func @uneven_slots(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x2x2x8xf32>, %kc: 
   return %o : tensor<1x4x2x8xf32>
 }
 
+// A function without attention runs whole on every rank and says so (before:
+// no sharding, no remark, and seqpar-run refused it); a private one is a
+// helper and is left alone.
+// CHECK-LABEL: func.func @no_attention(
+// CHECK-SAME: %{{.*}}: tensor<8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}
+// CHECK-SAME: -> (tensor<8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>})
+// expected-remark @+1 {{decode context parallelism: @no_attention has no attention (seqpar.attention, or a softmax P.V product that seqpar-raise-attention recognises): it runs whole on every rank}}
+func.func @no_attention(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %y = arith.addf %x, %x : tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+// CHECK-LABEL: func.func private @helper(
+// CHECK-SAME: %{{.*}}: tensor<8x16xf32>) -> tensor<8x16xf32>
+func.func private @helper(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  return %x : tensor<8x16xf32>
+}
+
 // CHECK-LABEL: func.func @partial_update(
 func.func @partial_update(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x1x2x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index) -> tensor<1x4x2x8xf32> {
   %k = tensor.insert_slice %kn into %kc[0, 1, %l, 0] [1, 1, 2, 8] [1, 1, 1, 1] : tensor<1x1x2x8xf32> into tensor<1x2x16x8xf32>
@@ -224,6 +241,7 @@ func.func @dead_attention(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc
 // A step function with a call site (before: its argument types changed
 // under the call).
 // CHECK-LABEL: func.func @caller(
+// expected-remark @+1 {{decode context parallelism: @caller has no attention of its own (callees are not followed: inline them first): it runs whole on every rank}}
 func.func @caller(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index) -> tensor<1x4x1x8xf32> {
   %o = func.call @called(%q, %kn, %kc, %l) : (tensor<1x4x1x8xf32>, tensor<1x2x1x8xf32>, tensor<1x2x16x8xf32>, index) -> tensor<1x4x1x8xf32>
   return %o : tensor<1x4x1x8xf32>
