@@ -52,6 +52,10 @@ LayerPartition mlir::seqpar::partitionLayers(func::FuncOp func,
     if (activations.contains(arg))
       defined[arg] = -1;
   for (auto [index, op] : llvm::enumerate(ops)) {
+    // A value only returned (a prefill's K/V, a decode step's updated
+    // cache) is not read by a later layer: it does not keep a cut away.
+    if (op->hasTrait<OpTrait::IsTerminator>())
+      continue;
     op->walk([&](Operation *nested) {
       for (Value operand : nested->getOperands())
         if (activations.contains(operand))
