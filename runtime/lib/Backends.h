@@ -13,6 +13,8 @@
 #include "Counters.h"
 #include "MpiEngine.h"
 
+#include <array>
+
 namespace seqpar {
 namespace rt {
 namespace detail {
@@ -48,13 +50,20 @@ public:
   MpiEngine &engine() { return engine_; }
 
 private:
+  /// The operation of `op` (its state is set by whoever waits for it).
   std::unique_ptr<MpiOp> newOp(const CollectiveOp &op);
+  /// The counters' key of `kind` on this communicator (built once: a key
+  /// per call would allocate its vectors per call).
+  const CounterKey &counterKey(OpKind kind) const {
+    return counterKeys_[static_cast<size_t>(kind)];
+  }
   /// Validates `op`, creates the communicator if needed, and builds the
   /// engine operation that executes it.
   Status prepare(const CollectiveOp &op, std::unique_ptr<MpiOp> *result);
 
   CommunicatorInfo info_;
   std::string label_; ///< info_.label()
+  std::array<CounterKey, 5> counterKeys_; ///< indexed by OpKind
   int color_;
   std::mutex createMutex_;
   MPI_Comm comm_ = MPI_COMM_NULL;

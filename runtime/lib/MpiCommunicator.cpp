@@ -1,13 +1,14 @@
 //===- MpiCommunicator.cpp - collectives on host buffers over MPI ---------===//
 //
-// Each collective becomes one MPI call: MPI_Iallgather, MPI_Iallreduce,
-// MPI_Ialltoall (also for the reduce-scatter, whose chunks each rank then
-// reduces itself), or MPI_Irecv + MPI_Isend for the ring shift (posted
-// together: no deadlock, whatever the ring direction), posted by the MPI
-// thread; or, when every member runs it on its calling thread
+// Each collective becomes one MPI call: MPI_Iallreduce, MPI_Ialltoall (also
+// for the reduce-scatter, whose chunks each rank then reduces itself), posted
+// by the MPI thread, or, when every member runs it on its calling thread
 // (MpiEngine::runDirect), the blocking form of the same collective, which is
-// what a program calling MPI itself would make. A non-leading dim is handled by
-// packing per-rank chunks into contiguous scratch (splitPack) before and
+// what a program calling MPI itself would make; or point-to-point calls,
+// MPI_Irecv + MPI_Isend posted together (no deadlock, whatever the
+// direction): the ring shift, and the all-gather, which is posted together
+// with its agreement check (MpiOp::postWithCheck). A non-leading dim is handled
+// by packing per-rank chunks into contiguous scratch (splitPack) before and
 // unpacking (concatUnpack) after, on the thread that owns MPI. f16/bf16
 // reductions are widened to f32 scratch, reduced in f32, narrowed once.
 //
@@ -25,6 +26,7 @@ namespace detail {
 
 namespace {
 constexpr int kShiftTag = 0x5e9;
+constexpr int kGatherTag = 0x5ea;
 
 MPI_Op mpiOp(Reduction reduction) {
   switch (reduction) {
@@ -69,9 +71,9 @@ MPI_Request *newRequest(MpiOp &op) {
 class MpiRequest : public Request {
 public:
   MpiRequest(std::shared_ptr<RequestState> state, MpiEngine &engine,
-             Counters &counters, CounterKey key)
+             Counters &counters, const CounterKey &key)
       : state_(std::move(state)), engine_(engine), counters_(counters),
-        key_(std::move(key)) {}
+        key_(&key) {}
   ~MpiRequest() override {
     if (!waited_)
       wait();
@@ -81,7 +83,7 @@ public:
       return Status::success();
     double t0 = monotonicSeconds();
     engine_.waitFor(*state_);
-    counters_.addWait(key_, monotonicSeconds() - t0);
+    counters_.addWait(*key_, monotonicSeconds() - t0);
     waited_ = true;
     return Status::success();
   }
@@ -98,7 +100,7 @@ private:
   std::shared_ptr<RequestState> state_;
   MpiEngine &engine_;
   Counters &counters_;
-  CounterKey key_;
+  const CounterKey *key_; ///< the communicator's, which outlives requests
   bool waited_ = false;
 };
 } // namespace
@@ -106,7 +108,11 @@ private:
 MpiCommunicator::MpiCommunicator(CommunicatorInfo info, int color,
                                  MpiEngine &engine, Counters &counters)
     : info_(std::move(info)), label_(info_.label()), color_(color),
-      engine_(engine), counters_(counters) {}
+      engine_(engine), counters_(counters) {
+  for (size_t kind = 0; kind < counterKeys_.size(); ++kind)
+    counterKeys_[kind] =
+        CounterKey{static_cast<OpKind>(kind), info_.gridShape, info_.axes};
+}
 
 MpiCommunicator::~MpiCommunicator() {
   if (comm_ == MPI_COMM_NULL)
@@ -137,8 +143,7 @@ std::unique_ptr<MpiOp> MpiCommunicator::newOp(const CollectiveOp &op) {
   m->checkComm = comm_;
   m->sequence = &sequence_;
   m->signature = signatureOf(op, info_.worldRank);
-  m->groupLabel = label_;
-  m->state = std::make_shared<RequestState>();
+  m->groupLabel = &label_;
   m->startTime = monotonicSeconds();
   return m;
 }
@@ -147,6 +152,7 @@ void MpiCommunicator::checkOnly(const CollectiveOp &op) {
   ensureCreated(op);
   std::unique_ptr<MpiOp> m = newOp(op);
   m->post = [](MpiOp &) {};
+  m->state = std::make_shared<RequestState>();
   engine_.submit(std::move(m));
 }
 
@@ -165,11 +171,11 @@ Status MpiCommunicator::start(const CollectiveOp &op,
   Status status = prepare(op, &m);
   if (!status.ok())
     return status;
-  std::shared_ptr<RequestState> state = m->state;
+  auto state = std::make_shared<RequestState>();
+  m->state = state;
   engine_.submit(std::move(m));
-  *request = std::make_unique<MpiRequest>(
-      state, engine_, counters_,
-      CounterKey{op.kind, info_.gridShape, info_.axes});
+  *request = std::make_unique<MpiRequest>(state, engine_, counters_,
+                                          counterKey(op.kind));
   return Status::success();
 }
 
@@ -180,14 +186,13 @@ Status MpiCommunicator::run(const CollectiveOp &op) {
   if (!status.ok())
     return status;
   if (!engine_.runDirect(*m)) {
-    MpiRequest request(m->state, engine_, counters_,
-                       CounterKey{op.kind, info_.gridShape, info_.axes});
+    m->state = std::make_shared<RequestState>();
+    MpiRequest request(m->state, engine_, counters_, counterKey(op.kind));
     engine_.submit(std::move(m));
     return request.wait();
   }
   // The caller was blocked throughout.
-  counters_.addWait(CounterKey{op.kind, info_.gridShape, info_.axes},
-                    monotonicSeconds() - t0);
+  counters_.addWait(counterKey(op.kind), monotonicSeconds() - t0);
   return Status::success();
 }
 
@@ -201,11 +206,11 @@ Status MpiCommunicator::prepare(const CollectiveOp &op,
 
   ensureCreated(op);
   std::unique_ptr<MpiOp> m = newOp(op);
-  CounterKey key{op.kind, info_.gridShape, info_.axes};
+  const CounterKey *key = &counterKey(op.kind);
   uint64_t bytes = g.bytesSent;
   Counters *counters = &counters_;
   m->record = [counters, key, bytes](MpiOp &, double seconds) {
-    counters->addCollective(key, bytes, seconds);
+    counters->addCollective(*key, bytes, seconds);
   };
 
   const size_t es = dtypeSize(op.dtype);
@@ -222,16 +227,28 @@ Status MpiCommunicator::prepare(const CollectiveOp &op,
   switch (op.kind) {
   case OpKind::AllGather: {
     const int count = static_cast<int>(g.inputElems);
+    const size_t blockBytes = static_cast<size_t>(g.inputElems) * es;
     const bool direct = g.outer == 1; // gathered dim is leading: no unpack
+    // Point-to-point, posted with the agreement check (README "Agreement
+    // check"): every rank sends its block to every other and receives
+    // theirs, peers in rotated order so that no rank is everyone's first.
+    m->postWithCheck = true;
     m->post = [=](MpiOp &o) {
       char *dst = direct ? out
                          : allocScratch(o.scratchA,
                                         static_cast<size_t>(g.outputElems) * es);
-      if (o.blocking)
-        MPI_Allgather(in, count, moveType, dst, count, moveType, comm);
-      else
-        MPI_Iallgather(in, count, moveType, dst, count, moveType, comm,
-                       newRequest(o));
+      for (int k = 1; k < t; ++k) {
+        int from = (r + t - k) % t;
+        MPI_Irecv(dst + static_cast<size_t>(from) * blockBytes, count, moveType,
+                  from, kGatherTag, comm, newRequest(o));
+      }
+      for (int k = 1; k < t; ++k)
+        MPI_Isend(in, count, moveType, (r + k) % t, kGatherTag, comm,
+                  newRequest(o));
+      // The own block while the peers' are in flight.
+      char *own = dst + static_cast<size_t>(r) * blockBytes;
+      if (own != in)
+        std::memmove(own, in, blockBytes);
     };
     if (!direct)
       m->complete = [=](MpiOp &o) {

@@ -115,13 +115,13 @@ void MpiEngine::releaseDirect() {
     cv_.notify_one();
 }
 
-void MpiEngine::awaitRequests(MpiOp &op) {
+void MpiEngine::awaitRequests(MpiOp &op, size_t count) {
   Backoff backoff;
   for (;;) {
     int flag = 1;
-    if (!op.requests.empty())
-      MPI_Testall(static_cast<int>(op.requests.size()), op.requests.data(),
-                  &flag, MPI_STATUSES_IGNORE);
+    if (count > 0)
+      MPI_Testall(static_cast<int>(count), op.requests.data(), &flag,
+                  MPI_STATUSES_IGNORE);
     if (flag)
       return;
     checkTimeout(op, monotonicSeconds());
@@ -132,19 +132,19 @@ void MpiEngine::awaitRequests(MpiOp &op) {
 bool MpiEngine::runDirect(MpiOp &op) {
   if (!claimDirect())
     return false;
-  if (op.checkComm != MPI_COMM_NULL) {
+  bool checked = op.checkComm != MPI_COMM_NULL;
+  if (checked) {
     op.signature.setOnCallingThread(true);
     postCheck(op);
-    awaitRequests(op);
-    op.checking = false;
-    op.requests.clear();
-    verifyAgreement(op);
+    awaitRequests(op, op.checkRequests);
+    endCheck(op);
     op.blocking = std::all_of(
         op.gathered.begin(), op.gathered.end(),
         [](const OpSignature &s) { return s.onCallingThread(); });
   }
-  op.post(op);
-  awaitRequests(op);
+  if (!checked || !op.postWithCheck)
+    op.post(op);
+  awaitRequests(op, op.requests.size());
   if (op.complete)
     op.complete(op);
   if (op.record)
@@ -190,7 +190,7 @@ void MpiEngine::runCollective(MPI_Comm comm, uint64_t *sequence,
   op->checkComm = comm;
   op->sequence = sequence;
   op->signature = signature;
-  op->groupLabel = groupLabel;
+  op->groupLabel = &groupLabel;
   op->describe = [description] { return description; };
   op->post = [fn = std::move(fn)](MpiOp &) {
     if (fn)
@@ -208,8 +208,9 @@ void MpiEngine::runCollective(MPI_Comm comm, uint64_t *sequence,
 void MpiEngine::runControl(const OpSignature &signature,
                            const std::string &description,
                            std::function<void()> fn) {
-  runCollective(controlComm_, &controlSequence_, signature, "the world",
-                description, std::move(fn));
+  static const std::string kWorld = "the world";
+  runCollective(controlComm_, &controlSequence_, signature, kWorld, description,
+                std::move(fn));
 }
 
 void MpiEngine::waitFor(RequestState &state) {
@@ -416,7 +417,8 @@ void MpiEngine::postCheck(MpiOp &op) {
   // nonblocking collective to build per call, one message each way in a
   // group of two. Messages of one sender are matched in order (MPI's
   // non-overtaking rule), so check k always meets check k.
-  op.requests.reserve(op.requests.size() + 2 * static_cast<size_t>(size - 1));
+  // Room for a point-to-point operation posted with it, too.
+  op.requests.reserve(op.requests.size() + 4 * static_cast<size_t>(size - 1));
   for (int peer = 0; peer < size; ++peer) {
     if (peer == rank)
       continue;
@@ -431,6 +433,18 @@ void MpiEngine::postCheck(MpiOp &op) {
     MPI_Isend(op.signature.words, OpSignature::kWords, MPI_INT64_T, peer,
               kCheckTag, op.checkComm, &op.requests.back());
   }
+  op.checkRequests = op.requests.size();
+  if (op.postWithCheck)
+    op.post(op);
+}
+
+void MpiEngine::endCheck(MpiOp &op) {
+  op.checking = false;
+  op.requests.erase(op.requests.begin(),
+                    op.requests.begin() +
+                        static_cast<std::ptrdiff_t>(op.checkRequests));
+  op.checkRequests = 0;
+  verifyAgreement(op);
 }
 
 void MpiEngine::verifyAgreement(const MpiOp &op) {
@@ -439,8 +453,8 @@ void MpiEngine::verifyAgreement(const MpiOp &op) {
         return s.agreesWith(all.front());
       }))
     return;
-  std::string message = "collective mismatch on " + op.groupLabel + " (call #" +
-                        std::to_string(op.signature.sequence()) +
+  std::string message = "collective mismatch on " + *op.groupLabel +
+                        " (call #" + std::to_string(op.signature.sequence()) +
                         " there), the ranks call different collectives:";
   for (size_t j = 0; j < all.size(); ++j)
     message += (j ? "; " : " ") + std::string("axis rank ") +
@@ -455,19 +469,21 @@ bool MpiEngine::poll() {
   for (size_t i = 0; i < active_.size();) {
     MpiOp &op = *active_[i];
     int flag = 1;
-    if (!op.requests.empty())
-      MPI_Testall(static_cast<int>(op.requests.size()), op.requests.data(),
-                  &flag, MPI_STATUSES_IGNORE);
+    // While checking, the check's requests alone: an operation posted with
+    // its check is tested only once the signatures agreed.
+    size_t testing = op.checking ? op.checkRequests : op.requests.size();
+    if (testing > 0)
+      MPI_Testall(static_cast<int>(testing), op.requests.data(), &flag,
+                  MPI_STATUSES_IGNORE);
     if (!flag) {
       ++i;
       continue;
     }
     progressed = true;
     if (op.checking) {
-      op.checking = false;
-      op.requests.clear();
-      verifyAgreement(op);
-      op.post(op);
+      endCheck(op);
+      if (!op.postWithCheck)
+        op.post(op);
       // The next operation held for this communicator may now be checked.
       auto next = std::find_if(held_.begin(), held_.end(),
                                [&](const std::unique_ptr<MpiOp> &other) {
@@ -507,7 +523,7 @@ void MpiEngine::checkTimeout(const MpiOp &op, double now) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%g", limit);
   std::string waiting =
-      op.checking ? "; not every member of " + op.groupLabel +
+      op.checking ? "; not every member of " + *op.groupLabel +
                         " has reached this call (one skipped it or waits in "
                         "another)"
                   : "";

@@ -81,13 +81,24 @@ struct MpiOp {
   MPI_Comm checkComm = MPI_COMM_NULL;
   uint64_t *sequence = nullptr;
   OpSignature signature;
-  std::string groupLabel; ///< "grid=[2] axes=[0]", for the mismatch message
+  /// "grid=[2] axes=[0]", for the mismatch message; owned by the
+  /// communicator (or the caller of runCollective, which waits), which
+  /// outlives the operation.
+  const std::string *groupLabel = nullptr;
   std::vector<OpSignature> gathered;
   bool checking = false;
   /// Every member runs this operation on its calling thread (each signature
   /// says so): `post` uses the blocking MPI call, which matches only
   /// blocking calls on the other members.
   bool blocking = false;
+  /// `post` starts point-to-point calls only, on a tag of their own, whose
+  /// receives cannot overrun their buffers once the signatures agree: it
+  /// runs together with the agreement check instead of after it (no round
+  /// trip before the transfer); the operation still completes only after
+  /// the check agreed (README "Agreement check").
+  bool postWithCheck = false;
+  /// How many of `requests`, at the front, are the agreement check's.
+  size_t checkRequests = 0;
 };
 
 class MpiEngine {
@@ -156,7 +167,11 @@ private:
   /// Posts `op` (its check first), or holds it while an earlier operation on
   /// the same communicator is still being checked.
   void begin(std::unique_ptr<MpiOp> op);
+  /// Posts the agreement check of `op` (and `op` itself when
+  /// postWithCheck).
   void postCheck(MpiOp &op);
+  /// Once the check's requests completed: drops them and verifies.
+  void endCheck(MpiOp &op);
   /// Aborts the job with a message naming every member's call if the
   /// gathered signatures differ.
   void verifyAgreement(const MpiOp &op);
@@ -168,8 +183,9 @@ private:
   void checkTimeouts();
   /// Aborts the job with the timeout message if `op` is overdue.
   void checkTimeout(const MpiOp &op, double now);
-  /// Polls `op`'s requests with the back-off until they complete.
-  void awaitRequests(MpiOp &op);
+  /// Polls the first `count` of `op`'s requests with the back-off until
+  /// they complete.
+  void awaitRequests(MpiOp &op, size_t count);
   /// Takes MPI for the calling thread (runDirect) if nothing is pending.
   bool claimDirect();
   void releaseDirect();

@@ -59,18 +59,20 @@ public:
   }
 
 private:
-  /// Validates `op` and picks the backend of its buffers.
+  /// Picks the backend of `op`'s buffers. The MPI backend validates `op`
+  /// itself; a device one is validated here, before its agreement check is
+  /// queued.
   Status route(const CollectiveOp &op, Communicator **backend) {
-    Geometry geo;
-    Status status = validate(op, info().size, &geo);
-    if (!status.ok())
-      return Status::error(status.code,
-                           status.message + " (on " + info().label() + ")");
 #ifdef SEQPAR_RUNTIME_HAVE_NCCL
     int inDevice = -1, outDevice = -1;
     bool inOnDevice = op.input && isDevicePointer(op.input, &inDevice);
     bool outOnDevice = op.output && isDevicePointer(op.output, &outDevice);
     if (inOnDevice || outOnDevice) {
+      Geometry geo;
+      Status status = validate(op, info().size, &geo);
+      if (!status.ok())
+        return Status::error(status.code,
+                             status.message + " (on " + info().label() + ")");
       if ((op.input && !inOnDevice) || (op.output && !outOnDevice))
         return Status::error(StatusCode::InvalidArgument,
                              std::string(opKindName(op.kind)) +

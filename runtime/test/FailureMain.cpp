@@ -10,6 +10,10 @@
 //   skip-to-barrier: rank 1 skips the all-gather and waits in a barrier.
 //   mismatch:     rank 0 calls all_gather, rank 1 all_reduce on the same
 //                 axis: every rank must report both calls and abort.
+//   gather-sizes: both call all_gather, rank 1 with 1024 times rank 0's
+//                 block: the transfer is posted with the agreement check,
+//                 so the check must still report both calls (not MPI's
+//                 truncation error, nor a hang).
 //   bad-argument: error mode "abort": a dim out of range must abort every
 //                 rank with the message instead of returning.
 // Exits 0 only if the job was not aborted (which the wrapper treats as a
@@ -28,7 +32,7 @@ int main(int argc, char **argv) {
   if (argc != 2) {
     std::fprintf(stderr,
                  "usage: %s timeout|skip-first|skip-to-barrier|"
-                 "mismatch|bad-argument\n",
+                 "mismatch|gather-sizes|bad-argument\n",
                  argv[0]);
     return 2;
   }
@@ -45,7 +49,7 @@ int main(int argc, char **argv) {
                             std::strcmp(mode, "skip-to-barrier") == 0);
   if (!skipper && seqpar_rt_comm_get(grid, 1, axes, 1, &comm) != SEQPAR_RT_OK)
     return 2;
-  float in[32] = {0}, out[32 * 8] = {0};
+  static float in[32 * 1024], out[32 * 1024 * 8];
   int64_t shape[2] = {4, 8};
   if (std::strcmp(mode, "bad-argument") == 0) {
     seqpar_rt_set_error_mode(SEQPAR_RT_ERRORS_ABORT);
@@ -58,6 +62,12 @@ int main(int argc, char **argv) {
       seqpar_rt_all_reduce(comm, SEQPAR_RT_F32, SEQPAR_RT_SUM, in, out, shape,
                            2);
     std::printf("rank %d: mismatched collective returned\n",
+                seqpar_rt_world_rank());
+  } else if (std::strcmp(mode, "gather-sizes") == 0) {
+    int64_t large[2] = {4096, 8};
+    seqpar_rt_all_gather(comm, SEQPAR_RT_F32, in, out, first ? shape : large, 2,
+                         0);
+    std::printf("rank %d: mismatched all_gather returned\n",
                 seqpar_rt_world_rank());
   } else if (first) {
     seqpar_rt_all_gather(comm, SEQPAR_RT_F32, in, out, shape, 2, 1);
