@@ -360,8 +360,12 @@ LogicalResult mlir::seqpar::buildContextParallelFunction(
     for (OpOperand &result : returnOp->getOpOperands()) {
       if (!sharded.contains(result.get()))
         continue;
+      // A candidate as the unpadded path reads one (relayoutToCyclic): a
+      // static [b, a_kv, s, d] tensor with the sequence in dim 2.
       StridedDim seq = *analysis.getSeqDim(result.get());
-      if (seq.dim != kKVCacheSlotDim)
+      auto type = dyn_cast<RankedTensorType>(result.get().getType());
+      if (seq.dim != kKVCacheSlotDim || !type || type.getRank() != 4 ||
+          !type.hasStaticShape())
         continue;
       if (padded)
         wholeCacheResults.push_back(
