@@ -5,11 +5,31 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
 
 #include "seqpar/Dialect/SeqPar/IR/SeqParOpsDialect.cpp.inc"
+
+namespace {
+/// Every seqpar op may be inlined: none reads its enclosing function (the
+/// grid is a module-level symbol), and the dropout regions are isolated from
+/// above and only ever inlined with their op. Without it MLIR's inliner
+/// leaves every call to a function holding a seqpar op in place.
+struct SeqParInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
 
 void SeqParDialect::initialize() {
   registerAttributes();
@@ -18,6 +38,7 @@ void SeqParDialect::initialize() {
 #define GET_OP_LIST
 #include "seqpar/Dialect/SeqPar/IR/SeqParOps.cpp.inc"
       >();
+  addInterfaces<SeqParInlinerInterface>();
 }
 
 /// Verifies a `seqpar.*` attribute attached to a function argument or result

@@ -853,17 +853,51 @@ void DecodeContextParallelPass::causalOnOneRank(func::FuncOp func,
   setMissingShardings(func, ShardingAttr::getReplicated(ctx, grid));
 }
 
-LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
-  auto hasAttention = [&] {
-    return func
-        .walk([](Operation *op) {
-          return isa<AttentionOp, AttentionBlockOp>(op)
-                     ? WalkResult::interrupt()
-                     : WalkResult::advance();
-        })
-        .wasInterrupted();
+static bool hasAttention(Operation *root) {
+  return root
+      ->walk([](Operation *op) {
+        return isa<AttentionOp, AttentionBlockOp>(op) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// True if `func` calls a function with a body that holds an attention.
+static bool callsAttention(func::FuncOp func) {
+  return func
+      .walk([](CallOpInterface call) {
+        auto callee =
+            dyn_cast_or_null<FunctionOpInterface>(call.resolveCallable());
+        return callee && !callee.isExternal() && hasAttention(callee)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// States that `func`, none of whose attentions is sharded, runs whole on
+/// every rank of `grid`: every argument and result without a sharding
+/// becomes replicated, so that seqpar-run can place it. Not when one is
+/// already split or partial (a TP plan's or the user's): the function may
+/// then compute per-rank values, which "replicated" would misstate; it is
+/// left as it is. Returns whether it marked them.
+static bool markRunsWhole(func::FuncOp func, FlatSymbolRefAttr grid) {
+  auto split = [](ShardingAttr sharding) {
+    return sharding && !sharding.isReplicated();
   };
-  bool attention = hasAttention();
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (split(getArgSharding(func, i)))
+      return false;
+  for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
+    if (split(getResultSharding(func, i)))
+      return false;
+  setMissingShardings(func,
+                      ShardingAttr::getReplicated(func.getContext(), grid));
+  return true;
+}
+
+LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
+  bool attention = hasAttention(func);
   // A private function without attention is a helper, not a step.
   if (!attention && func.isPrivate())
     return success();
@@ -874,20 +908,17 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
                              numRanks)))
     return failure();
   if (!attention) {
-    // Runs whole on every rank, as a step whose attentions were all left
-    // as they are; stated so that the program runs there.
-    bool calls =
-        func.walk([](CallOpInterface) { return WalkResult::interrupt(); })
-            .wasInterrupted();
-    emitRemark(func.getLoc())
-        << "decode context parallelism: @" << func.getSymName()
-        << (calls ? " has no attention of its own (callees are not followed: "
-                    "inline them first)"
-                  : " has no attention (seqpar.attention, or a softmax P.V "
-                    "product that seqpar-raise-attention recognises)")
-        << ": it runs whole on every rank";
-    setMissingShardings(func,
-                        ShardingAttr::getReplicated(func.getContext(), grid));
+    InFlightDiagnostic remark = emitRemark(func.getLoc());
+    remark << "decode context parallelism: @" << func.getSymName()
+           << (callsAttention(func)
+                   ? " has no attention of its own (callees are not "
+                     "followed: inline them first, e.g. --inline)"
+                   : " has no attention (seqpar.attention, or a softmax P.V "
+                     "product that seqpar-raise-attention recognises)");
+    if (markRunsWhole(func, grid))
+      remark << ": it runs whole on every rank";
+    else
+      remark << ": nothing to shard; its shardings are left as they are";
     return success();
   }
   if (numRanks == 1) {
@@ -903,7 +934,8 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
       module && !SymbolTable::symbolKnownUseEmpty(func, module)) {
     emitRemark(func.getLoc())
         << "decode context parallelism: @" << func.getSymName()
-        << " has call sites: left as it is (inline it first)";
+        << " has call sites: left as it is (inline it first, e.g. --inline)";
+    markRunsWhole(func, grid);
     return success();
   }
   // What an attention's raising left unused (the exporter's transposes and
@@ -1026,8 +1058,7 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
     // Nothing to shard: the step runs whole on every rank of the grid, and
     // says so, so that the program still runs there (seqpar-run places each
     // argument by its sharding).
-    setMissingShardings(func,
-                        ShardingAttr::getReplicated(func.getContext(), grid));
+    markRunsWhole(func, grid);
     return success();
   }
 

@@ -169,6 +169,26 @@ func.func @no_attention(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 func.func private @helper(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
   return %x : tensor<8x16xf32>
 }
+// Calls to a helper without attention, or to a declaration, hide no
+// attention: no advice to inline them.
+// CHECK-LABEL: func.func @calls_helper(
+// expected-remark @+1 {{decode context parallelism: @calls_helper has no attention (seqpar.attention, or a softmax P.V product that seqpar-raise-attention recognises): it runs whole on every rank}}
+func.func @calls_helper(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %y = call @helper(%x) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %z = call @external(%y) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %z : tensor<8x16xf32>
+}
+func.func private @external(tensor<8x16xf32>) -> tensor<8x16xf32>
+// An argument already split (the user's, or a TP plan's): its result may be
+// per rank, so nothing is marked replicated (before: the result was, and
+// the ranks' replicas differed).
+// CHECK-LABEL: func.func @already_split(
+// CHECK-SAME: %{{.*}}: tensor<8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, {{\[\[}}0]]>}) -> tensor<8x16xf32> {
+// expected-remark @+1 {{decode context parallelism: @already_split has no attention (seqpar.attention, or a softmax P.V product that seqpar-raise-attention recognises): nothing to shard; its shardings are left as they are}}
+func.func @already_split(%x: tensor<8x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>}) -> tensor<8x16xf32> {
+  %y = arith.addf %x, %x : tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
 
 // CHECK-LABEL: func.func @partial_update(
 func.func @partial_update(%q: tensor<1x4x2x8xf32>, %kn: tensor<1x1x2x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index) -> tensor<1x4x2x8xf32> {
@@ -241,14 +261,16 @@ func.func @dead_attention(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc
 // A step function with a call site (before: its argument types changed
 // under the call).
 // CHECK-LABEL: func.func @caller(
-// expected-remark @+1 {{decode context parallelism: @caller has no attention of its own (callees are not followed: inline them first): it runs whole on every rank}}
+// expected-remark @+1 {{decode context parallelism: @caller has no attention of its own (callees are not followed: inline them first, e.g. --inline): it runs whole on every rank}}
 func.func @caller(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index) -> tensor<1x4x1x8xf32> {
   %o = func.call @called(%q, %kn, %kc, %l) : (tensor<1x4x1x8xf32>, tensor<1x2x1x8xf32>, tensor<1x2x16x8xf32>, index) -> tensor<1x4x1x8xf32>
   return %o : tensor<1x4x1x8xf32>
 }
+// Left as it is, it still says how it runs on the grid (before: no
+// sharding, and seqpar-run refused it as an entry).
 // CHECK-LABEL: func.func @called(
-// CHECK-SAME: tensor<1x2x16x8xf32>
-// expected-remark @+1 {{decode context parallelism: @called has call sites: left as it is (inline it first)}}
+// CHECK-SAME: tensor<1x2x16x8xf32> {seqpar.sharding = #seqpar.sharding<@grid, replicated>}
+// expected-remark @+1 {{decode context parallelism: @called has call sites: left as it is (inline it first, e.g. --inline)}}
 func.func @called(%q: tensor<1x4x1x8xf32>, %kn: tensor<1x2x1x8xf32>, %kc: tensor<1x2x16x8xf32>, %l: index) -> tensor<1x4x1x8xf32> {
   %k = tensor.insert_slice %kn into %kc[0, 0, %l, 0] [1, 2, 1, 8] [1, 1, 1, 1] : tensor<1x2x1x8xf32> into tensor<1x2x16x8xf32>
   %o = seqpar.attention %q, %k, %k {scale = 0.5 : f32} : tensor<1x4x1x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32> -> tensor<1x4x1x8xf32>
