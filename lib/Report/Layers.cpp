@@ -14,6 +14,8 @@
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -51,10 +53,23 @@ LayerPartition mlir::seqpar::partitionLayers(func::FuncOp func,
   for (BlockArgument arg : func.getArguments())
     if (activations.contains(arg))
       defined[arg] = -1;
+  // A value only returned (a prefill's K/V, a decode step's updated cache),
+  // directly or through data movement (a gather, a relayout, an unpadding
+  // slice), is not read by a later layer: it does not keep a cut away.
+  llvm::DenseSet<Operation *> returnOnly;
+  for (Operation *op : llvm::reverse(ops)) {
+    bool movesData =
+        op->hasTrait<OpTrait::IsTerminator>() ||
+        (op->getNumResults() > 0 &&
+         (isa<linalg::TransposeOp, linalg::CopyOp>(op) ||
+          isa<tensor::TensorDialect, shard::ShardDialect>(op->getDialect())));
+    if (movesData && llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return returnOnly.contains(body.findAncestorOpInBlock(*user));
+        }))
+      returnOnly.insert(op);
+  }
   for (auto [index, op] : llvm::enumerate(ops)) {
-    // A value only returned (a prefill's K/V, a decode step's updated
-    // cache) is not read by a later layer: it does not keep a cut away.
-    if (op->hasTrait<OpTrait::IsTerminator>())
+    if (returnOnly.contains(op))
       continue;
     op->walk([&](Operation *nested) {
       for (Value operand : nested->getOperands())
