@@ -320,7 +320,9 @@ METHODS = """\
   `PrepareModuleInput(Shard(1) -> Replicate())` before attention and MLP and
   `RowwiseParallel(output_layouts=Shard(1))`; the input arrives
   sequence-sharded. `step_s`: median over 5 forwards after 2 warm-ups, each
-  after a barrier. `comm_s`: median over 5 further forwards under
+  after a barrier, in each of `repeat` launches, then the median over the
+  launches (as seqpar's rows; one launch's figure moved by up to 30% between
+  runs). `comm_s`: median over 5 further forwards under
   `torch.profiler` of the summed duration of the outermost `c10d::*` /
   `_c10d_functional::*` events on the calling thread (issue plus
   `wait_tensor`: time blocked in collectives; gloo's own worker-thread

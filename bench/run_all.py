@@ -16,7 +16,8 @@ markdown page (docs/benchmarks.md, plots in docs/bench/).
    communication (seconds blocked in collectives, runtime counters) and
    compute (wall - communication), peak bytes of the program's allocations.
    PyTorch runs the same layer with its own TP / TP+SP / context_parallel
-   (bench/torch_layer.py, gloo, one thread and core per rank).
+   (bench/torch_layer.py, gloo, one thread and core per rank); both sides
+   are medians over --repeat launches.
 3. The runtime's collectives against direct MPI calls
    (bench/run_runtime_bench.sh).
 
@@ -331,28 +332,42 @@ def seqpar_layer(args, work, s):
 
 
 def torch_layer(args, s):
-    """Rows for every PyTorch variant at sequence length s."""
+    """Rows for every PyTorch variant at sequence length s: per rank, medians
+    over --repeat launches (as seqpar's rows), each launch's own figure the
+    median of its --iters forwards. Launches differ more than forwards do
+    (gloo's communication time above all), so one launch is not enough."""
     L = args.layer
     rows = []
     for name, variant in TORCH_VARIANTS:
         row = {"impl": "torch", "variant": name, "s": s}
-        r = run([sys.executable, os.path.join(BENCH, "torch_layer.py"), "--variant", variant,
-                 "--seq", str(s), "--hidden", str(L["h"]), "--heads", str(L["a"]),
-                 "--iters", str(L["iters"]), "--warmup", "2"])
-        m = re.search(r"^RESULT (.*)$", r.stdout, re.M)
-        if not m:
-            tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
-            rows.append(dict(row, na="torch_layer.py failed: " + " | ".join(tail)[:200]))
-            continue
-        res = json.loads(m.group(1))
-        args.torch_version = res["torch"]
-        for rk in res["ranks"]:
-            if "na" in rk:
-                rows.append(dict(row, na=rk["na"]))
+        launches, failed = [], None
+        for _ in range(args.repeat):
+            r = run([sys.executable, os.path.join(BENCH, "torch_layer.py"), "--variant", variant,
+                     "--seq", str(s), "--hidden", str(L["h"]), "--heads", str(L["a"]),
+                     "--iters", str(L["iters"]), "--warmup", "2"])
+            m = re.search(r"^RESULT (.*)$", r.stdout, re.M)
+            if not m:
+                tail = (r.stdout + r.stderr).strip().splitlines()[-3:]
+                failed = "torch_layer.py failed: " + " | ".join(tail)[:200]
                 break
-            rows.append(dict(row, rank=rk["rank"], step_s=rk["step_s"], comm_s=rk["comm_s"],
-                             compute_s=rk["compute_s"], peak_bytes=rk["peak_bytes"],
-                             err=rk["err"]))
+            res = json.loads(m.group(1))
+            args.torch_version = res["torch"]
+            na = next((rk["na"] for rk in res["ranks"] if "na" in rk), None)
+            if na:
+                failed = na
+                break
+            launches.append({rk["rank"]: rk for rk in res["ranks"]})
+        if failed:
+            rows.append(dict(row, na=failed))
+        else:
+            med = statistics.median
+            for rank in sorted(launches[0]):
+                per = [launch[rank] for launch in launches]
+                rows.append(dict(row, rank=rank, step_s=med(p["step_s"] for p in per),
+                                 comm_s=med(p["comm_s"] for p in per),
+                                 compute_s=med(p["compute_s"] for p in per),
+                                 peak_bytes=per[0]["peak_bytes"], err=per[0]["err"],
+                                 launches_step_s=[p["step_s"] for p in per]))
         log(f"  torch {name} s={s}: " + (rows[-1].get("na") or f"step {rows[-1]['step_s']:.3f} s"))
     return rows
 
