@@ -62,7 +62,8 @@ LayerPartition mlir::seqpar::partitionLayers(func::FuncOp func,
         op->hasTrait<OpTrait::IsTerminator>() ||
         (op->getNumResults() > 0 &&
          (isa<linalg::TransposeOp, linalg::CopyOp>(op) ||
-          isa<tensor::TensorDialect, shard::ShardDialect>(op->getDialect())));
+          isa_and_present<tensor::TensorDialect, shard::ShardDialect>(
+              op->getDialect())));
     if (movesData && llvm::all_of(op->getUsers(), [&](Operation *user) {
           return returnOnly.contains(body.findAncestorOpInBlock(*user));
         }))

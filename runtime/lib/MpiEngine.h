@@ -16,7 +16,8 @@
 // communicator on which every member first all-gathers a fixed-size
 // signature of its call; the operation proper is posted only when all agree,
 // so ranks that call different collectives get a message instead of MPI's
-// undefined behaviour. On one communicator, the next check is posted only
+// undefined behaviour (or, for point-to-point operations that cannot go
+// wrong before the check is read, posted with it: MpiOp::postWithCheck). On one communicator, the next check is posted only
 // after the previous operation's own MPI calls: every rank initiates calls
 // on it in the same order.
 //
