@@ -90,18 +90,56 @@ SmallVector<Value> unlessInFuture(
   return branch.getResults();
 }
 
+/// As unlessInFuture, and a tile whose keys are all at or before the first
+/// query (`qFirst`) is merged by `merge(false)`, its block not causal: the
+/// causal mask would keep every score, so its compare and select per score
+/// are not made. The rest (the tiles across the diagonal) by `merge(true)`.
+/// For blocks whose positions are not known statically, where a query
+/// tile's keys cannot be split into past and diagonal ranges at compile
+/// time (a Ulysses or ring block's zigzag halves, docs/runtime-and-run.md
+/// "Attention tiles").
+SmallVector<Value>
+byCausality(OpBuilder &b, Location loc, Value qFirst, Value qLast,
+            Value kvPositions, ValueRange acc,
+            function_ref<SmallVector<Value>(OpBuilder &, Location, bool causal)>
+                merge) {
+  Value kvLast = positionBound(b, loc, kvPositions, /*largest=*/true);
+  Value past =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, kvLast, qFirst);
+  auto branch = scf::IfOp::create(
+      b, loc, past,
+      [&](OpBuilder &ob, Location ol) {
+        scf::YieldOp::create(ob, ol, merge(ob, ol, /*causal=*/false));
+      },
+      [&](OpBuilder &ob, Location ol) {
+        scf::YieldOp::create(ob, ol,
+                             unlessInFuture(ob, ol, qLast, kvPositions, acc,
+                                            [&](OpBuilder &mb, Location ml) {
+                                              return merge(mb, ml,
+                                                           /*causal=*/true);
+                                            }));
+      });
+  return branch.getResults();
+}
+
 /// Keys [keyBegin, keyEnd) of `op` as a loop over tiles of `tile` keys,
 /// each a smaller attention_block of `query` (rows at `qPositions`,
 /// `mask`'s rows) merged into the running partial, which starts at `init`.
 /// With `qLast` (the largest query position of a causal block), tiles
-/// wholly after it are skipped at run time. With `allVisible` the tiles'
-/// blocks are not causal: the caller knows every key of the range is at or
-/// before every query, so the causal mask would keep every score.
+/// wholly after it are skipped at run time; with `qFirst` too (its
+/// smallest), tiles wholly before it are not causal (byCausality). With
+/// `allVisible` the tiles' blocks are not causal: the caller knows every
+/// key of the range is at or before every query, so the causal mask would
+/// keep every score. With `qFirst` and a `diagonalTile` dividing `tile`, a
+/// tile across the queries' diagonal is itself a loop over tiles of
+/// `diagonalTile` keys (each skipped, not causal or causal as above): of a
+/// 512-key tile, a 128-query tile needs up to its last query only.
 scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
                             Value query, Value qPositions, Value mask,
                             Value keyBegin, Value keyEnd, int64_t tile,
                             AttentionPartial init, Value qLast = nullptr,
-                            bool allVisible = false) {
+                            bool allVisible = false, Value qFirst = nullptr,
+                            int64_t diagonalTile = 0) {
   auto queryType = cast<RankedTensorType>(query.getType());
   auto outType = cast<RankedTensorType>(op.getOut().getType())
                      .clone(queryType.getShape());
@@ -123,20 +161,45 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
         if (tileMask &&
             cast<RankedTensorType>(tileMask.getType()).getDimSize(3) != 1)
           tileMask = slice(tileMask, 3);
-        auto merge = [&](OpBuilder &mb, Location ml) -> SmallVector<Value> {
+        auto mergeTile = [&](OpBuilder &mb, Location ml,
+                             bool causal) -> SmallVector<Value> {
           // The tile's positions key its dropout: the whole block's mask.
           auto part = AttentionBlockOp::create(
               mb, ml, outType, rowType, rowType, query, k, v, qPositions, kvPos,
               tileMask, op.getHeadOffset(), op.getScaleAttr(),
-              allVisible ? UnitAttr() : op.getCausalAttr());
+              causal ? op.getCausalAttr() : UnitAttr());
           cloneAttentionDropout(op.getDropout(), part.getDropout());
           return llvm::to_vector(
               buildAttentionMerge(mb, ml, AttentionPartial::of(acc),
                                   AttentionPartial::of(part))
                   .values());
         };
-        scf::YieldOp::create(
-            nb, nloc, unlessInFuture(nb, nloc, qLast, kvPos, acc, merge));
+        if (qFirst && qLast && !allVisible) {
+          bool subdivide = diagonalTile > 0 && diagonalTile < tile &&
+                           tile % diagonalTile == 0;
+          auto mergeOrSubdivide = [&](OpBuilder &mb, Location ml,
+                                      bool causal) -> SmallVector<Value> {
+            if (!causal || !subdivide)
+              return mergeTile(mb, ml, causal);
+            Value end = arith::AddIOp::create(
+                mb, ml, at, arith::ConstantIndexOp::create(mb, ml, tile));
+            return llvm::to_vector_of<Value>(
+                buildKeyTileLoop(mb, ml, op, query, qPositions, mask, at, end,
+                                 diagonalTile, AttentionPartial::of(acc), qLast,
+                                 /*allVisible=*/false, qFirst)
+                    .getResults());
+          };
+          scf::YieldOp::create(nb, nloc,
+                               byCausality(nb, nloc, qFirst, qLast, kvPos, acc,
+                                           mergeOrSubdivide));
+          return;
+        }
+        scf::YieldOp::create(nb, nloc,
+                             unlessInFuture(nb, nloc, qLast, kvPos, acc,
+                                            [&](OpBuilder &mb, Location ml) {
+                                              return mergeTile(mb, ml,
+                                                               !allVisible);
+                                            }));
       });
 }
 
@@ -273,18 +336,22 @@ void tileBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
                ? positionBound(b, loc, qPositions, /*largest=*/true)
                : Value();
   };
-  auto keyLoop = [&](OpBuilder &b, Location loc, Value query,
-                     Value qPositions, Value mask) {
+  int64_t queries =
+      cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
+  auto keyLoop = [&](OpBuilder &b, Location loc, Value query, Value qPositions,
+                     Value mask) {
     Value begin = arith::ConstantIndexOp::create(b, loc, 0);
     Value end = arith::ConstantIndexOp::create(b, loc, keys);
     Value qLast = lastQuery(b, loc, qPositions);
+    Value qFirst =
+        qLast ? positionBound(b, loc, qPositions, /*largest=*/false) : Value();
     return AttentionPartial::of(
-        buildKeyTileLoop(b, loc, op, query, qPositions, mask, begin, end,
-                         kTile, emptyPartialFor(b, loc, op, query), qLast)
+        buildKeyTileLoop(b, loc, op, query, qPositions, mask, begin, end, kTile,
+                         emptyPartialFor(b, loc, op, query), qLast,
+                         /*allVisible=*/false, qFirst,
+                         /*diagonalTile=*/qTile < queries ? qTile : 0)
             .getResults());
   };
-  int64_t queries =
-      cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
   if (qTile == queries) {
     OpBuilder b(op);
     AttentionPartial whole = keyLoop(b, op.getLoc(), op.getQuery(),
