@@ -35,7 +35,10 @@ std::optional<AttentionShape> readShape(Operation *op) {
             return AttentionShape{4, 0, 0, 0, 0, 0, o.getCausal(), {}, {}};
           })
           .Case([](AttentionBackwardOp o) {
-            return AttentionShape{12, 0, 0, 0, 0, 0, o.getCausal(), {}, {}};
+            // The LSE recomputed (Q.K^T) unless the forward's is read.
+            int64_t perPoint = o.getForwardAttention() ? 10 : 12;
+            return AttentionShape{perPoint,      0,  0, 0, 0, 0,
+                                  o.getCausal(), {}, {}};
           })
           .Case([](AttentionBlockOp o) {
             return AttentionShape{4,           0, 0, 0, 0, 0, o.getCausal(),

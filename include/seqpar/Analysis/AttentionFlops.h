@@ -25,10 +25,11 @@ namespace mlir::seqpar {
 /// seqpar.attention_block_backward 10 (Q.K^T recomputed, dO.V^T, dS.K,
 /// dS^T.Q and P^T.dO: FlashAttention-2, Dao 2023, section 3.1.2);
 /// seqpar.attention_backward 12 (the block backward, and Q.K^T once more
-/// for the rows' LSE). Pairs the causal rule removes are not counted
-/// (FlashAttention's convention, Dao et al. 2022, section 4), whether or
-/// not a kernel computes them before masking; softmax is not counted.
-/// Empty for other ops and dynamic shapes.
+/// for the rows' LSE), or 10 when it reads the LSE of its forward
+/// (AttentionBackwardOp::getForwardAttention). Pairs the causal rule removes
+/// are not counted (FlashAttention's convention, Dao et al. 2022, section 4),
+/// whether or not a kernel computes them before masking; softmax is not
+/// counted. Empty for other ops and dynamic shapes.
 SmallVector<int64_t, 5> getAttentionFlopFactors(Operation *op);
 
 /// The product of getAttentionFlopFactors; none for other ops, dynamic

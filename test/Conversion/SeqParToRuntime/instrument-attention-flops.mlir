@@ -88,3 +88,30 @@ func.func @run_time_positions(%q: tensor<1x2x2x8xf32>, %k: tensor<1x2x4x8xf32>, 
       : tensor<1x2x2x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<2xindex>, tensor<4xindex> -> tensor<1x2x2x8xf32>, tensor<1x2x2xf32>
   return %o, %o2 : tensor<1x2x2x8xf32>, tensor<1x2x2x8xf32>
 }
+
+// -----
+
+// A whole backward counts 12 per point (its block backward's 10 and Q.K^T
+// once more for the LSE) unless it differentiates a seqpar.attention of the
+// same operands, whose LSE the lowering reads (10): causal s = 4 keeps 10
+// pairs, 16 * 10 = 160 per unit of the count.
+// CHECK-LABEL: func.func @whole_backward
+// CHECK: %[[F:.*]] = llvm.mlir.constant(640 : i64) : i64
+// CHECK: llvm.call @seqpar_rt_region_begin({{.*}}, %[[F]])
+// CHECK-NEXT: seqpar.attention
+// CHECK: %[[OWN:.*]] = llvm.mlir.constant(1600 : i64) : i64
+// CHECK: llvm.call @seqpar_rt_region_begin({{.*}}, %[[OWN]])
+// CHECK-NEXT: seqpar.attention_backward {{.*}}, %{{.*}}, %[[O:[a-z0-9_]+]], %arg3 {causal
+// CHECK: %[[OTHER:.*]] = llvm.mlir.constant(1920 : i64) : i64
+// CHECK: llvm.call @seqpar_rt_region_begin({{.*}}, %[[OTHER]])
+// CHECK-NEXT: seqpar.attention_backward {{.*}}, %arg4, %arg3 {causal
+func.func @whole_backward(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>, %do: tensor<1x2x4x8xf32>, %other: tensor<1x2x4x8xf32>)
+    -> (tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>) {
+  %o = seqpar.attention %q, %k, %v {causal, scale = 0.25 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %v, %o, %do {causal, scale = 0.25 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+  %dq2, %dk2, %dv2 = seqpar.attention_backward %q, %k, %v, %other, %do {causal, scale = 0.25 : f32}
+      : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+  return %dq, %dq2 : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>
+}

@@ -165,6 +165,17 @@ LogicalResult AttentionOp::verify() {
                        cast<RankedTensorType>(getQuery().getType()));
 }
 
+AttentionOp AttentionBackwardOp::getForwardAttention() {
+  auto forward = getOut().getDefiningOp<AttentionOp>();
+  if (!forward || forward.getQuery() != getQuery() ||
+      forward.getKey() != getKey() || forward.getValue() != getValue() ||
+      forward.getMask() != getMask() ||
+      forward.getScaleAttr() != getScaleAttr() ||
+      forward.getCausal() != getCausal())
+    return {};
+  return forward;
+}
+
 LogicalResult AttentionBackwardOp::verify() {
   // The AllTypesMatch constraints tie out, out_grad and the gradients.
   if (failed(verifyWholeAttention(*this, getQuery(), getKey(), getValue(),

@@ -194,7 +194,10 @@ def SeqPar_AttentionBackwardOp : SeqPar_Op<"attention_backward", [Pure,
     an exporter writes out (matmuls and the softmax backward) and what the
     context-parallel rewrites distribute as blocks of
     `seqpar.attention_block_backward` using the forward's LSE;
-    `seqpar-decompose-attention` lowers it to linalg (recomputing the LSE).
+    `seqpar-decompose-attention` lowers it to linalg, with the LSE of the
+    attention whose result is `out` when that attention has the same
+    query, key, value, mask, scale and causal flag (`getForwardAttention`),
+    else recomputing it.
 
     With dropout (below), P' = P * m replaces P in the products with dO:
     `dV = P'^T . dO`, `dP = m * (dO . V^T)`, and `out` must be the
@@ -229,6 +232,14 @@ def SeqPar_AttentionBackwardOp : SeqPar_Op<"attention_backward", [Pure,
   let regions = (region MaxSizedRegion<1>:$dropout);
   let results = (outs AnyRankedTensor:$query_grad, AnyRankedTensor:$key_grad,
                       AnyRankedTensor:$value_grad);
+  let extraClassDeclaration = [{
+    /// The seqpar.attention whose result is `out`, when it has this op's
+    /// query, key, value, mask, scale and causal flag: its row statistics
+    /// (LSE) are the ones this backward needs (dropout scales the
+    /// probabilities, not their row sums), so the lowering reads them
+    /// instead of recomputing them. Null otherwise.
+    AttentionOp getForwardAttention();
+  }];
   let assemblyFormat = [{
     $query `,` $key `,` $value `,` $out `,` $out_grad
     (`mask` `(` $mask^ `:` type($mask) `)`)?

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/MapVector.h"
 
 #include <limits>
 
@@ -96,7 +97,8 @@ AttentionBlockOp mlir::seqpar::buildAttentionAsBlock(AttentionOp op) {
 }
 
 AttentionBlockBackwardOp
-mlir::seqpar::buildAttentionBackwardAsBlocks(AttentionBackwardOp op) {
+mlir::seqpar::buildAttentionBackwardAsBlocks(AttentionBackwardOp op,
+                                             AttentionBlockOp forward) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   auto q = cast<RankedTensorType>(op.getQuery().getType());
@@ -107,12 +109,15 @@ mlir::seqpar::buildAttentionBackwardAsBlocks(AttentionBackwardOp op) {
   Value kvPositions = k.getDimSize(2) == q.getDimSize(2)
                           ? qPositions
                           : iota(b, loc, k.getDimSize(2));
-  auto stats = AttentionBlockOp::create(
-      b, loc, q.clone(f32), rowType, rowType, op.getQuery(), op.getKey(),
-      op.getValue(), qPositions, kvPositions, op.getMask(),
-      /*head_offset=*/Value(), op.getScaleAttr(), op.getCausalAttr());
   // The statistics are P's with dropout too: only the backward block
   // regenerates the mask.
+  AttentionBlockOp stats =
+      forward ? forward
+              : AttentionBlockOp::create(b, loc, q.clone(f32), rowType, rowType,
+                                         op.getQuery(), op.getKey(),
+                                         op.getValue(), qPositions, kvPositions,
+                                         op.getMask(), /*head_offset=*/Value(),
+                                         op.getScaleAttr(), op.getCausalAttr());
   auto grads = AttentionBlockBackwardOp::create(
       b, loc, q.clone(f32), k.clone(f32), k.clone(f32), op.getQuery(),
       op.getKey(), op.getValue(), op.getOutGrad(), op.getOut(),
@@ -127,4 +132,31 @@ mlir::seqpar::buildAttentionBackwardAsBlocks(AttentionBackwardOp op) {
                   .getResult());
   op.erase();
   return grads;
+}
+
+AttentionBlocks
+mlir::seqpar::buildAttentionsAsBlocks(ArrayRef<AttentionOp> forwards,
+                                      ArrayRef<AttentionBackwardOp> backwards) {
+  // Pairs are found while every op is still in place; a block replaces its
+  // attention, which dominates the backward that reads its result.
+  SmallVector<AttentionOp> forwardOf =
+      llvm::map_to_vector(backwards, [](AttentionBackwardOp op) {
+        return op.getForwardAttention();
+      });
+  llvm::MapVector<Operation *, AttentionBlockOp> blocks;
+  for (AttentionOp op : forwards)
+    blocks[op.getOperation()] = {};
+  for (AttentionOp op : forwardOf)
+    if (op)
+      blocks[op.getOperation()] = {};
+  for (auto &[op, block] : blocks)
+    block = buildAttentionAsBlock(cast<AttentionOp>(op));
+  AttentionBlocks result;
+  for (AttentionOp op : forwards)
+    result.forwards.push_back(blocks.lookup(op.getOperation()));
+  for (auto [op, forward] : llvm::zip(backwards, forwardOf))
+    result.backwards.push_back(buildAttentionBackwardAsBlocks(
+        op,
+        forward ? blocks.lookup(forward.getOperation()) : AttentionBlockOp()));
+  return result;
 }

@@ -607,10 +607,7 @@ struct DecomposeAttentionPass
       else if (auto backward = dyn_cast<AttentionBackwardOp>(op))
         backwards.push_back(backward);
     });
-    for (AttentionOp op : attentions)
-      buildAttentionAsBlock(op);
-    for (AttentionBackwardOp op : backwards)
-      buildAttentionBackwardAsBlocks(op);
+    buildAttentionsAsBlocks(attentions, backwards);
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeAttentionBlockPattern,
                  DecomposeAttentionBlockBackwardPattern,

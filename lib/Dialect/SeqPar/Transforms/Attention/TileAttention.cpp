@@ -639,10 +639,11 @@ struct TileAttentionPass
     };
     for (AttentionBlockOp block : blocks)
       tileForward(block, /*causalFromZero=*/false);
-    for (AttentionOp attention : attentions) {
-      bool causal = attention.getCausal();
-      tileForward(buildAttentionAsBlock(attention), causal);
-    }
+    // A backward reads its attention's row statistics (the forward block's,
+    // tiled or not) rather than recomputing them.
+    AttentionBlocks converted = buildAttentionsAsBlocks(attentions, backwards);
+    for (AttentionBlockOp block : converted.forwards)
+      tileForward(block, block.getCausal());
     // The block backward over query and key tiles (either may be whole).
     auto tileOf = [&](Value value) {
       int64_t n = cast<RankedTensorType>(value.getType()).getDimSize(2);
@@ -655,10 +656,10 @@ struct TileAttentionPass
     };
     for (AttentionBlockBackwardOp grad : blockBackwards)
       tileBackward(grad, /*fromZero=*/false);
-    // A whole backward: its stats block (over positions 0..) is tiled as a
-    // forward block is; its block backward skips the causal future.
-    for (AttentionBackwardOp whole : backwards) {
-      AttentionBlockBackwardOp grad = buildAttentionBackwardAsBlocks(whole);
+    // A whole backward: a stats block of its own (over positions 0..) is
+    // tiled as a forward block is; its block backward skips the causal
+    // future.
+    for (AttentionBlockBackwardOp grad : converted.backwards) {
       auto stats = grad.getRowMax().getDefiningOp<AttentionBlockOp>();
       if (stats && tilesForward(stats.getQuery(), stats.getKey()))
         tileForward(stats, stats.getCausal());

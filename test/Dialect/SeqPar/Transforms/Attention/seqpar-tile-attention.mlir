@@ -135,6 +135,50 @@ func.func @backward(%q: tensor<1x2x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor
 
 // -----
 
+// Tests that the backward of an attention (the attention's result is its
+// out, same Q, K, V, scale and causality) reads the attention's row max and
+// sum, tiled, instead of recomputing them: one loop of attention blocks, the
+// forward's. A backward whose scale differs from the attention's recomputes
+// its own (a second loop of blocks). Before, both recomputed.
+// CHECK-LABEL: func.func @backward_of_attention
+// CHECK: %[[FWD:.*]]:3 = scf.for
+// CHECK-COUNT-2: seqpar.attention_block %
+// CHECK-NOT: seqpar.attention_block %
+// CHECK: %[[MAX:.*]] = tensor.extract_slice %[[FWD]]#1[0, 0, %{{.*}}] [1, 2, 4]
+// CHECK: %[[SUM:.*]] = tensor.extract_slice %[[FWD]]#2[0, 0, %{{.*}}] [1, 2, 4]
+// CHECK-NOT: seqpar.attention_block %
+// CHECK: seqpar.attention_block_backward {{.*}}, %[[MAX]], %[[SUM]] positions
+// CHECK-NOT: seqpar.attention_block %
+// CHECK: return
+// CHECK-LABEL: func.func @backward_of_other_attention
+// CHECK: seqpar.attention_block {{.*}} {scale = 5.000000e-01
+// CHECK: seqpar.attention_block {{.*}} {causal, scale = 5.000000e-01
+// CHECK: seqpar.attention_block {{.*}} {scale = 2.500000e-01
+// CHECK: seqpar.attention_block {{.*}} {causal, scale = 2.500000e-01
+// CHECK: seqpar.attention_block_backward {{.*}} {causal, scale = 2.500000e-01 : f32}
+// OFF-LABEL: func.func @backward_of_attention
+// OFF-NOT: scf.for
+// OFF: seqpar.attention
+// OFF: seqpar.attention_backward
+func.func @backward_of_attention(%q: tensor<1x2x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>, %do: tensor<1x2x8x4xf32>)
+    -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>) {
+  %o = seqpar.attention %q, %k, %v {causal, scale = 0.5 : f32}
+      : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x2x8x4xf32>
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %v, %o, %do {causal, scale = 0.5 : f32}
+      : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>
+  return %o, %dq, %dk, %dv : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32>
+}
+func.func @backward_of_other_attention(%q: tensor<1x2x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x4xf32>, %do: tensor<1x2x8x4xf32>)
+    -> (tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>) {
+  %o = seqpar.attention %q, %k, %v {causal, scale = 0.5 : f32}
+      : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x2x8x4xf32>
+  %dq, %dk, %dv = seqpar.attention_backward %q, %k, %v, %o, %do {causal, scale = 0.25 : f32}
+      : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>, tensor<1x1x8x4xf32> -> tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>
+  return %dq, %dk : tensor<1x2x8x4xf32>, tensor<1x1x8x4xf32>
+}
+
+// -----
+
 // Tests that a ring step's block backward (global positions, not 0..; a
 // mask) is tiled over every query and key tile, the mask's rows and
 // columns following the tiles: causality by positions is the block's own.

@@ -51,12 +51,33 @@ Value buildAttentionResult(OpBuilder &b, Location loc, AttentionPartial partial,
 /// takes from there.
 AttentionBlockOp buildAttentionAsBlock(AttentionOp op);
 
-/// Replaces the whole backward `op` by the rows' LSE from one
-/// seqpar.attention_block over all keys and one
-/// seqpar.attention_block_backward, both over positions 0.. (docs/semantics.md
+/// Replaces the whole backward `op` by the rows' LSE and one
+/// seqpar.attention_block_backward over positions 0.. (docs/semantics.md
 /// §4.7), the f32 gradients rounded once to `op`'s types; returns the block
-/// backward, which tiling or the decomposition takes from there.
-AttentionBlockBackwardOp buildAttentionBackwardAsBlocks(AttentionBackwardOp op);
+/// backward, which tiling or the decomposition takes from there. The LSE is
+/// `forward`'s row statistics when given (the block of the attention whose
+/// result `op` differentiates: AttentionBackwardOp::getForwardAttention),
+/// else that of one more seqpar.attention_block over all keys, which
+/// recomputes them.
+AttentionBlockBackwardOp
+buildAttentionBackwardAsBlocks(AttentionBackwardOp op,
+                               AttentionBlockOp forward = {});
+
+/// The blocks of buildAttentionAsBlock and buildAttentionBackwardAsBlocks.
+struct AttentionBlocks {
+  SmallVector<AttentionBlockOp> forwards;
+  SmallVector<AttentionBlockBackwardOp> backwards;
+};
+
+/// Replaces each of `forwards` by its block and each of `backwards` by its
+/// block backward (results in the same order). A backward of an attention
+/// (AttentionBackwardOp::getForwardAttention) reads that attention's block's
+/// row statistics instead of recomputing them: a training step's attention then
+/// computes its scores twice (forward, backward), not three times. Such an
+/// attention becomes a block too when it is not in `forwards`.
+AttentionBlocks
+buildAttentionsAsBlocks(ArrayRef<AttentionOp> forwards,
+                        ArrayRef<AttentionBackwardOp> backwards);
 
 } // namespace mlir::seqpar
 
