@@ -442,10 +442,15 @@ void tileCausalBlock(AttentionBlockOp op, int64_t qTile, int64_t kTile) {
 /// inside, key tiles of `kTile` keys (docs/semantics.md §4.7: with the rows'
 /// global LSE each tile's gradients are the block's restricted to it): a
 /// query tile's dQ sums over its key tiles, a key tile's dK and dV over the
-/// query tiles. Every P and dS is [b, a, qTile, kTile]. With
-/// `causalFromZero` (query and key positions both 0.., s = s_kv) query tile
-/// [q, q + qTile) reads keys [0, q + qTile) only: the tiles wholly in its
-/// future add nothing and are not computed.
+/// query tiles. Every P and dS is [b, a, qTile, kTile]. A causal block's
+/// tiles wholly in a query tile's future add nothing and are not computed,
+/// and those wholly in its past are blocks without the causal mask, as in
+/// the forward (docs/runtime-and-run.md, "Attention tiles"): with
+/// `causalFromZero` (query and key positions both 0.., s = s_kv, qTile =
+/// kTile) query tile [q, q + qTile) reads keys [0, q) unmasked and
+/// [q, q + qTile) causal; over positions known only at run time (ring
+/// steps, Ulysses, all-gather-KV), each key tile is skipped, unmasked or
+/// causal by its positions' bounds (byCausality).
 void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
                        int64_t kTile, bool causalFromZero) {
   OpBuilder b(op);
@@ -496,44 +501,71 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
         Value qPositions = rowsOf(op.getQPositions(), 0);
         // A mask's rows and columns follow the tiles (broadcast dims stay).
         Value rowMask = maskDim(2) ? rowsOf(mask, 2) : mask;
-        Value keyEnd =
-            causalFromZero
-                ? arith::AddIOp::create(qb, ql, q0, index(qb, ql, qTile))
-                      .getResult()
-                : index(qb, ql, keys);
+        // Over run-time positions, the query tile's first and last.
+        Value qFirst, qLast;
+        if (op.getCausal() && !causalFromZero) {
+          qFirst = positionBound(qb, ql, qPositions, /*largest=*/false);
+          qLast = positionBound(qb, ql, qPositions, /*largest=*/true);
+        }
+        auto keyLoop = [&](Value keyBegin, Value keyEnd, bool allVisible,
+                           ValueRange init) {
+          return scf::ForOp::create(
+              qb, ql, keyBegin, keyEnd, index(qb, ql, kTile), init,
+              [&](OpBuilder &kb, Location kl, Value k0, ValueRange inner) {
+                auto colsOf = [&](Value value, int64_t dim) {
+                  return SequenceShardBuilder::sliceAlong(kb, kl, value, dim,
+                                                          k0, kTile);
+                };
+                Value key = colsOf(op.getKey(), 2);
+                Value value = colsOf(op.getValue(), 2);
+                Value kvPositions = colsOf(op.getKvPositions(), 0);
+                Value tileMask = maskDim(3) ? colsOf(rowMask, 3) : rowMask;
+                auto kType = cast<RankedTensorType>(key.getType());
+                auto grads = [&](OpBuilder &gb, Location gl,
+                                 bool causal) -> SmallVector<Value> {
+                  auto part = AttentionBlockBackwardOp::create(
+                      gb, gl, cast<RankedTensorType>(inner[0].getType()),
+                      kType.clone(gb.getF32Type()),
+                      kType.clone(gb.getF32Type()), query, key, value, outGrad,
+                      out, rowMax, rowSum, qPositions, kvPositions, tileMask,
+                      op.getHeadOffset(), op.getScaleAttr(),
+                      causal ? op.getCausalAttr() : UnitAttr());
+                  // The tile's global positions key its dropout: the block's.
+                  cloneAttentionDropout(op.getDropout(), part.getDropout());
+                  auto accumulate = [&](Value whole, Value piece) {
+                    Value sum = add(gb, gl, colsOf(whole, 2), piece);
+                    return insertAlong(gb, gl, sum, whole, 2, k0);
+                  };
+                  return {add(gb, gl, inner[0], part.getQueryGrad()),
+                          accumulate(inner[1], part.getKeyGrad()),
+                          accumulate(inner[2], part.getValueGrad())};
+                };
+                scf::YieldOp::create(
+                    kb, kl,
+                    qLast ? byCausality(kb, kl, qFirst, qLast, kvPositions,
+                                        inner, grads)
+                          : grads(kb, kl, op.getCausal() && !allVisible));
+              });
+        };
         auto queryGrad = zeros(
-            qb, ql, cast<RankedTensorType>(query.getType()).clone(qb.getF32Type()));
-        auto cols = scf::ForOp::create(
-            qb, ql, index(qb, ql, 0), keyEnd, index(qb, ql, kTile),
-            ValueRange{queryGrad, outer[1], outer[2]},
-            [&](OpBuilder &kb, Location kl, Value k0, ValueRange inner) {
-              auto colsOf = [&](Value value, int64_t dim) {
-                return SequenceShardBuilder::sliceAlong(kb, kl, value, dim, k0,
-                                                        kTile);
-              };
-              Value key = colsOf(op.getKey(), 2);
-              Value value = colsOf(op.getValue(), 2);
-              Value kvPositions = colsOf(op.getKvPositions(), 0);
-              Value tileMask = maskDim(3) ? colsOf(rowMask, 3) : rowMask;
-              auto kType = cast<RankedTensorType>(key.getType());
-              auto part = AttentionBlockBackwardOp::create(
-                  kb, kl, cast<RankedTensorType>(inner[0].getType()),
-                  kType.clone(kb.getF32Type()), kType.clone(kb.getF32Type()),
-                  query, key, value, outGrad, out, rowMax, rowSum, qPositions,
-                  kvPositions, tileMask, op.getHeadOffset(), op.getScaleAttr(),
-                  op.getCausalAttr());
-              // The tile's global positions key its dropout: the block's.
-              cloneAttentionDropout(op.getDropout(), part.getDropout());
-              auto accumulate = [&](Value whole, Value piece) {
-                Value sum = add(kb, kl, colsOf(whole, 2), piece);
-                return insertAlong(kb, kl, sum, whole, 2, k0);
-              };
-              scf::YieldOp::create(
-                  kb, kl,
-                  ValueRange{add(kb, kl, inner[0], part.getQueryGrad()),
-                             accumulate(inner[1], part.getKeyGrad()),
-                             accumulate(inner[2], part.getValueGrad())});
-            });
+            qb, ql,
+            cast<RankedTensorType>(query.getType()).clone(qb.getF32Type()));
+        SmallVector<Value> init = {queryGrad, outer[1], outer[2]};
+        scf::ForOp cols;
+        if (causalFromZero && qTile == kTile) {
+          scf::ForOp past =
+              keyLoop(index(qb, ql, 0), q0, /*allVisible=*/true, init);
+          cols = keyLoop(
+              q0, arith::AddIOp::create(qb, ql, q0, index(qb, ql, qTile)),
+              /*allVisible=*/false, past.getResults());
+        } else {
+          Value keyEnd =
+              causalFromZero
+                  ? arith::AddIOp::create(qb, ql, q0, index(qb, ql, qTile))
+                        .getResult()
+                  : index(qb, ql, keys);
+          cols = keyLoop(index(qb, ql, 0), keyEnd, /*allVisible=*/false, init);
+        }
         scf::YieldOp::create(
             qb, ql,
             ValueRange{insertAlong(qb, ql, cols.getResult(0), outer[0], 2, q0),

@@ -108,6 +108,8 @@ func.func @empty_head_dim(%q: tensor<1x4x16x0xf32>, %k: tensor<1x2x16x0xf32>) ->
 // tile's end (the future is not computed): a query tile's dQ sums over its
 // key tiles, a key tile's dK and dV accumulate over query tiles. Every
 // block backward is [4 queries x 4 keys]. Before, it was one 8 x 8 block.
+// The key tiles before the query tile's first row (in every row's past) are
+// blocks without the causal mask; only the diagonal tile is causal.
 // CHECK-LABEL: func.func @backward
 // CHECK: %[[STATS:.*]]:3 = scf.for
 // CHECK: seqpar.attention_block {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x2x4xf32>
@@ -115,14 +117,16 @@ func.func @empty_head_dim(%q: tensor<1x4x16x0xf32>, %k: tensor<1x2x16x0xf32>) ->
 // CHECK: %[[DV0:.*]] = linalg.fill {{.*}} -> tensor<1x1x8x4xf32>
 // CHECK: %[[GRADS:.*]]:3 = scf.for %[[Q0:[a-z0-9_]+]] = {{.*}} iter_args(%[[DQ:[a-z0-9_]+]] = %{{.*}}, %[[DK:[a-z0-9_]+]] = %[[DK0]], %[[DV:[a-z0-9_]+]] = %[[DV0]])
 // CHECK: %[[MAX:.*]] = tensor.extract_slice %[[STATS]]#1[0, 0, %[[Q0]]] [1, 2, 4]
-// CHECK: %[[END:.*]] = arith.addi %[[Q0]], %{{.*}} : index
-// CHECK: scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[END]]
-// CHECK: seqpar.attention_block_backward {{.*}}, %[[MAX]], {{.*}} {causal, scale = 5.000000e-01 : f32} : tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>, {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>
+// CHECK: %[[PAST:.*]]:3 = scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[Q0]]
+// CHECK: seqpar.attention_block_backward {{.*}}, %[[MAX]], {{.*}} {scale = 5.000000e-01 : f32} : tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>, {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>
 // CHECK: linalg.add
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, %[[K0]], 0] [1, 1, 4, 4]
 // CHECK: linalg.add
 // CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[K0]], 0] [1, 1, 4, 4]
-// CHECK: tensor.insert_slice %{{.*}} into %[[DQ]][0, 0, %[[Q0]], 0] [1, 2, 4, 4]
+// CHECK: %[[END:.*]] = arith.addi %[[Q0]], %{{.*}} : index
+// CHECK: %[[DIAG:.*]]:3 = scf.for %{{.*}} = %[[Q0]] to %[[END]] {{.*}} iter_args({{.*}} = %[[PAST]]#0, {{.*}} = %[[PAST]]#1, {{.*}} = %[[PAST]]#2)
+// CHECK: seqpar.attention_block_backward {{.*}}, %[[MAX]], {{.*}} {causal, scale = 5.000000e-01 : f32} : tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>, {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>
+// CHECK: tensor.insert_slice %[[DIAG]]#0 into %[[DQ]][0, 0, %[[Q0]], 0] [1, 2, 4, 4]
 // CHECK: return %[[GRADS]]#0, %[[GRADS]]#1, %[[GRADS]]#2
 // OFF-LABEL: func.func @backward
 // OFF-NOT: scf.for
@@ -182,11 +186,41 @@ func.func @backward_of_other_attention(%q: tensor<1x2x8x4xf32>, %k: tensor<1x1x8
 // Tests that a ring step's block backward (global positions, not 0..; a
 // mask) is tiled over every query and key tile, the mask's rows and
 // columns following the tiles: causality by positions is the block's own.
+// Per key tile, by its positions' bounds against the query tile's first
+// and last at run time: a tile at or before the first query is a block
+// without the causal mask, one after the last query is skipped (dQ, dK, dV
+// as they were), the rest causal.
 // CHECK-LABEL: func.func @block_backward
 // CHECK: scf.for %[[Q0:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step
+// CHECK: %[[QPOS:.*]] = tensor.extract_slice %arg6[%[[Q0]]] [4] [1]
 // CHECK: %[[ROWS:.*]] = tensor.extract_slice %arg7[0, 0, %[[Q0]], 0] [1, 1, 4, 8]
-// CHECK: scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step
+// CHECK: linalg.reduce ins(%[[QPOS]]
+// CHECK-NEXT: (%in: index, %init: index)
+// CHECK-NEXT: arith.minui
+// CHECK: %[[QFIRST:.*]] = tensor.extract
+// CHECK: linalg.reduce ins(%[[QPOS]]
+// CHECK-NEXT: (%in: index, %init: index)
+// CHECK-NEXT: arith.maxui
+// CHECK: %[[QLAST:.*]] = tensor.extract
+// CHECK: scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step {{.*}} iter_args(%[[DQ:[a-z0-9_]+]] = %{{.*}}, %[[DK:[a-z0-9_]+]] = %{{.*}}, %[[DV:[a-z0-9_]+]] = %{{.*}})
+// CHECK: %[[KPOS:.*]] = tensor.extract_slice %arg6[%[[K0]]] [4] [1]
 // CHECK: %[[M:.*]] = tensor.extract_slice %[[ROWS]][0, 0, 0, %[[K0]]] [1, 1, 4, 4]
+// CHECK: linalg.reduce ins(%[[KPOS]]
+// CHECK-NEXT: (%in: index, %init: index)
+// CHECK-NEXT: arith.maxui
+// CHECK: %[[KLAST:.*]] = tensor.extract
+// CHECK: %[[PAST:.*]] = arith.cmpi ule, %[[KLAST]], %[[QFIRST]]
+// CHECK: scf.if %[[PAST]]
+// CHECK: seqpar.attention_block_backward {{.*}} mask(%[[M]] : tensor<1x1x4x4xf32>) {scale = 5.000000e-01 : f32}
+// CHECK: } else {
+// CHECK: linalg.reduce ins(%[[KPOS]]
+// CHECK-NEXT: (%in: index, %init: index)
+// CHECK-NEXT: arith.minui
+// CHECK: %[[KFIRST:.*]] = tensor.extract
+// CHECK: %[[FUTURE:.*]] = arith.cmpi ugt, %[[KFIRST]], %[[QLAST]]
+// CHECK: scf.if %[[FUTURE]]
+// CHECK-NEXT: scf.yield %[[DQ]], %[[DK]], %[[DV]]
+// CHECK: } else {
 // CHECK: seqpar.attention_block_backward {{.*}} mask(%[[M]] : tensor<1x1x4x4xf32>) {causal, scale = 5.000000e-01 : f32}
 // OFF-LABEL: func.func @block_backward
 // OFF-NOT: scf.for
