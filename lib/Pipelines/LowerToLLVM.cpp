@@ -32,6 +32,7 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
   TileAttentionOptions tile;
   tile.kvTile = options.attentionKvTile;
   tile.qTile = options.attentionQTile;
+  tile.backwardTile = options.attentionBackwardTile;
   pm.addPass(createTileAttention(tile));
   pm.addPass(createDecomposeAttention());
   pm.addPass(createDecomposeAggregates());

@@ -359,6 +359,8 @@ std::unique_ptr<ExecutionEngine> compile(ModuleOp module, func::FuncOp entry,
     pipelineOptions.attentionQTile = options.attentionQTile;
   if (options.attentionKvTile >= 0)
     pipelineOptions.attentionKvTile = options.attentionKvTile;
+  if (options.attentionBackwardTile >= 0)
+    pipelineOptions.attentionBackwardTile = options.attentionBackwardTile;
   buildLowerToLLVMPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     fail("lowering " + entryName + " to LLVM failed (see above)");

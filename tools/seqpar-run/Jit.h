@@ -32,8 +32,9 @@ struct JitOptions {
   /// Where to write the optimised LLVM IR (empty: nowhere).
   std::string llvmIrFile;
   /// Queries and keys per attention tile (seqpar-lower-to-llvm's
-  /// attention-q-tile and attention-kv-tile; -1: the pipeline's default).
-  int64_t attentionQTile = -1, attentionKvTile = -1;
+  /// attention-q-tile, attention-kv-tile and attention-backward-tile; -1:
+  /// the pipeline's default).
+  int64_t attentionQTile = -1, attentionKvTile = -1, attentionBackwardTile = -1;
   /// Widest vectors, in bits, the vectorisers use ("prefer-vector-width");
   /// 0: LLVM's tuning for the host CPU, which keeps AVX-512 hosts at 256.
   unsigned preferVectorWidth = 0;

@@ -139,6 +139,12 @@ static cl::opt<int64_t> attentionKvTile(
     cl::desc("Keys per attention tile (seqpar-lower-to-llvm's "
              "attention-kv-tile; default: the pipeline's, 0: no tiles)"),
     cl::cat(runCategory));
+static cl::opt<int64_t> attentionBackwardTile(
+    "attention-backward-tile", cl::init(-1),
+    cl::desc("Queries and keys per tile of the attention backward "
+             "(seqpar-lower-to-llvm's attention-backward-tile; default: the "
+             "pipeline's, 0: as --attention-kv-tile)"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> preferVectorWidth(
     "prefer-vector-width",
     cl::desc("Widest vectors the JIT's vectorisers use, in bits (default: "
@@ -186,7 +192,8 @@ static void checkOptions() {
   if (warmup < 0)
     fail("--warmup=" + std::to_string(warmup) +
          ": the number of untimed runs must be >= 0");
-  for (const cl::opt<int64_t> *tile : {&attentionQTile, &attentionKvTile})
+  for (const cl::opt<int64_t> *tile :
+       {&attentionQTile, &attentionKvTile, &attentionBackwardTile})
     if (tile->getNumOccurrences() && *tile < 0)
       fail("--" + tile->ArgStr + "=" + std::to_string(*tile) +
            ": a tile size is >= 1, or 0");
@@ -213,6 +220,7 @@ static JitOptions getJitOptions() {
   options.runtimeChecks = !noRuntimeChecks;
   options.attentionQTile = attentionQTile;
   options.attentionKvTile = attentionKvTile;
+  options.attentionBackwardTile = attentionBackwardTile;
   options.preferVectorWidth = preferVectorWidth.getNumOccurrences()
                                   ? preferVectorWidth.getValue()
                                   : getHostVectorWidth();

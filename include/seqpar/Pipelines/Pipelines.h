@@ -200,6 +200,10 @@ void buildSeqParPipeline(OpPassManager &pm, const SeqParPipelineOptions &opts);
 /// (docs/runtime-and-run.md, "Attention tiles").
 inline constexpr int64_t kDefaultAttentionQTile = 128;
 inline constexpr int64_t kDefaultAttentionKvTile = 512;
+/// Queries and keys per tile of the attention backward: its tile holds
+/// three [b, r, 256, 256] f32 tensors (P, dP, dS: 0.75 MiB), in L2 as the
+/// forward's two (docs/runtime-and-run.md, "Attention tiles").
+inline constexpr int64_t kDefaultAttentionBackwardTile = 256;
 
 /// Options of the `seqpar-lower-to-llvm` pipeline.
 struct LowerToLLVMPipelineOptions
@@ -243,6 +247,12 @@ struct LowerToLLVMPipelineOptions
                      "queries (seqpar-tile-attention; 0: rows stay whole "
                      "unless a causal attention tiles them for its skip)"),
       llvm::cl::init(kDefaultAttentionQTile)};
+  PassOptions::Option<int64_t> attentionBackwardTile{
+      *this, "attention-backward-tile",
+      llvm::cl::desc("Queries and keys per tile of attention backward "
+                     "blocks (seqpar-tile-attention's backward-tile; 0: "
+                     "attention-kv-tile)"),
+      llvm::cl::init(kDefaultAttentionBackwardTile)};
 };
 
 /// The first part of `buildLowerToLLVMPipeline`: everything up to and with

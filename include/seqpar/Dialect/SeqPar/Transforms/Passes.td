@@ -438,15 +438,20 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     merge as the empty partial, are not computed (about half the work at
     long sequences); those wholly in its past are blocks without `causal`.
     The backward likewise: a `seqpar.attention_block_backward` with more
-    than `kv-tile` queries or keys (multiples of it) becomes loops over
-    query tiles and, inside, key tiles, each a block backward of at most
-    `kv-tile` x `kv-tile` (the rows' global LSE makes every tile's gradients
-    the block's restricted to it, docs/semantics.md §4.7): a query tile's dQ
-    sums over its key tiles, a key tile's dK and dV accumulate over the
-    query tiles. A whole `seqpar.attention_backward` is first written as
-    its rows' LSE (a forward block, tiled as above) and one block backward
-    over positions 0..; when causal, a query tile reads only the key tiles
-    up to its end.
+    than `backward-tile` (else `kv-tile`) queries or keys (multiples of it)
+    becomes a loop over its K/V heads (when several) and, in each, loops
+    over query tiles and, inside, key tiles, each a block backward of at
+    most `backward-tile` x `backward-tile` (the rows' global LSE makes every
+    tile's gradients the block's restricted to it, docs/semantics.md §4.7):
+    a query tile's dQ sums over its key tiles, a key tile's dK and dV
+    accumulate over the query tiles. A causal block's key tiles wholly in a
+    query tile's future are skipped and those wholly in its past are not
+    causal: statically over positions 0.., by the positions' bounds at run
+    time otherwise. A whole `seqpar.attention_backward` is first written as
+    its rows' LSE and one block backward over positions 0..; the LSE is the
+    forward block's when the backward differentiates a `seqpar.attention`
+    of the same operands (`getForwardAttention`), else a block of its own,
+    tiled as above.
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`.
 
     Before (`kv-tile=4`):
@@ -477,7 +482,10 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
            "Queries per tile of forward blocks with more queries (a "
            "multiple of it); 0: rows stay whole, except that a causal "
            "attention is tiled by kv-tile for the causal skip (negative is "
-           "an error)">
+           "an error)">,
+    Option<"backwardTile", "backward-tile", "int64_t", /*default=*/"0",
+           "Queries and keys per tile of backward blocks (0: kv-tile; "
+           "negative is an error)">
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Attention blocks split into tiles">,

@@ -315,6 +315,82 @@ AttentionBlockOp splitByKvHeads(AttentionBlockOp op) {
   return part;
 }
 
+/// The block backward `op` as a loop over its K/V heads g when it has
+/// several, as splitByKvHeads does the forward: each iteration the block
+/// backward of query heads [g r, (g + 1) r) against K/V head g, its dQ
+/// written at those heads and its dK, dV at head g (a K/V head's gradients
+/// sum over its own group only). A tile's P, dP and dS are then one
+/// group's [b, r, q-tile, kv-tile] instead of every head's. Returns the
+/// group's block backward, inside the loop, or `op` itself when it has one
+/// K/V head.
+AttentionBlockBackwardOp splitBackwardByKvHeads(AttentionBlockBackwardOp op) {
+  auto queryType = cast<RankedTensorType>(op.getQueryGrad().getType());
+  auto keyType = cast<RankedTensorType>(op.getKeyGrad().getType());
+  int64_t heads = queryType.getDimSize(1);
+  int64_t kvHeads = keyType.getDimSize(1);
+  if (kvHeads <= 1)
+    return op;
+  int64_t group = heads / kvHeads;
+  auto withHeads = [&](RankedTensorType type, int64_t count) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape[1] = count;
+    return type.clone(shape);
+  };
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  SmallVector<Value> whole = {
+      tensor::EmptyOp::create(b, loc, queryType.getShape(), b.getF32Type()),
+      tensor::EmptyOp::create(b, loc, keyType.getShape(), b.getF32Type()),
+      tensor::EmptyOp::create(b, loc, keyType.getShape(), b.getF32Type())};
+  AttentionBlockBackwardOp part;
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(heads), index(group), whole,
+      [&](OpBuilder &nb, Location nl, Value first, ValueRange acc) {
+        Value g = arith::DivUIOp::create(
+            nb, nl, first, arith::ConstantIndexOp::create(nb, nl, group));
+        auto headsOf = [&](Value value, Value at, int64_t count) {
+          return SequenceShardBuilder::sliceAlong(nb, nl, value, 1, at, count);
+        };
+        // Separate statements: argument evaluation order would order them.
+        Value query = headsOf(op.getQuery(), first, group);
+        Value key = headsOf(op.getKey(), g, 1);
+        Value value = headsOf(op.getValue(), g, 1);
+        Value outGrad = headsOf(op.getOutGrad(), first, group);
+        Value out = headsOf(op.getOut(), first, group);
+        Value rowMax = headsOf(op.getRowMax(), first, group);
+        Value rowSum = headsOf(op.getRowSum(), first, group);
+        Value mask = op.getMask();
+        if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(1) != 1)
+          mask = headsOf(mask, first, group);
+        // The group's first global head keys its dropout.
+        Value headOffset;
+        if (!op.getDropout().empty())
+          headOffset =
+              op.getHeadOffset()
+                  ? arith::AddIOp::create(nb, nl, op.getHeadOffset(), first)
+                        .getResult()
+                  : first;
+        part = AttentionBlockBackwardOp::create(
+            nb, nl, withHeads(queryType, group), withHeads(keyType, 1),
+            withHeads(keyType, 1), query, key, value, outGrad, out, rowMax,
+            rowSum, op.getQPositions(), op.getKvPositions(), mask, headOffset,
+            op.getScaleAttr(), op.getCausalAttr());
+        cloneAttentionDropout(op.getDropout(), part.getDropout());
+        scf::YieldOp::create(
+            nb, nl,
+            ValueRange{
+                insertAlong(nb, nl, part.getQueryGrad(), acc[0], 1, first),
+                insertAlong(nb, nl, part.getKeyGrad(), acc[1], 1, g),
+                insertAlong(nb, nl, part.getValueGrad(), acc[2], 1, g)});
+      });
+  op->replaceAllUsesWith(loop.getResults());
+  op->erase();
+  return part;
+}
+
 /// The empty partial for `query`'s rows of `op`.
 AttentionPartial emptyPartialFor(OpBuilder &b, Location loc,
                                  AttentionBlockOp op, Value query) {
@@ -594,8 +670,17 @@ struct TileAttentionPass
              "expected queries per tile >= 1, or 0 for whole rows";
       return signalPassFailure();
     }
+    if (backwardTile < 0) {
+      emitError(getOperation()->getLoc())
+          << "tile-attention: backward-tile=" << backwardTile.getValue()
+          << " (seqpar-lower-to-llvm: attention-backward-tile) is not a tile "
+             "size: expected queries and keys per tile >= 1, or 0 for kv-tile";
+      return signalPassFailure();
+    }
     if (kvTile == 0)
       return;
+    // The backward's square tiles (backward-tile, else kv-tile).
+    const int64_t gradTile = backwardTile > 0 ? backwardTile : kvTile;
     // A dim of `n` splits into tiles of `tile` when longer and a multiple.
     auto tileFor = [](int64_t n, int64_t tile) {
       return tile > 0 && n > tile && n % tile == 0 ? tile : n;
@@ -620,16 +705,17 @@ struct TileAttentionPass
     SmallVector<AttentionBlockBackwardOp> blockBackwards;
     SmallVector<AttentionBackwardOp> backwards;
     // A block backward is tiled when its keys or its queries are.
-    auto tilesRows = [&](Value query) {
-      return nonEmpty(query) &&
-             tileFor(extent(query, 2), kvTile) < extent(query, 2);
+    auto tilesGrad = [&](Value query, Value key) {
+      return nonEmpty(query) && nonEmpty(key) &&
+             (tileFor(extent(query, 2), gradTile) < extent(query, 2) ||
+              tileFor(extent(key, 2), gradTile) < extent(key, 2));
     };
     getOperation()->walk([&](Operation *op) {
       if (auto grad = dyn_cast<AttentionBlockBackwardOp>(op);
-          grad && (tiles(grad.getKey()) || tilesRows(grad.getQuery())))
+          grad && tilesGrad(grad.getQuery(), grad.getKey()))
         blockBackwards.push_back(grad);
       if (auto whole = dyn_cast<AttentionBackwardOp>(op);
-          whole && (tiles(whole.getKey()) || tilesRows(whole.getQuery())) &&
+          whole && tilesGrad(whole.getQuery(), whole.getKey()) &&
           isa<Float32Type, Float16Type, BFloat16Type>(
               cast<RankedTensorType>(whole.getQuery().getType())
                   .getElementType()))
@@ -678,10 +764,10 @@ struct TileAttentionPass
       tileForward(block, block.getCausal());
     // The block backward over query and key tiles (either may be whole).
     auto tileOf = [&](Value value) {
-      int64_t n = cast<RankedTensorType>(value.getType()).getDimSize(2);
-      return n > kvTile && n % kvTile == 0 ? int64_t(kvTile) : n;
+      return tileFor(extent(value, 2), gradTile);
     };
     auto tileBackward = [&](AttentionBlockBackwardOp grad, bool fromZero) {
+      grad = splitBackwardByKvHeads(grad);
       tileBlockBackward(grad, tileOf(grad.getQuery()), tileOf(grad.getKey()),
                         fromZero && grad.getCausal());
       ++numTiled;
