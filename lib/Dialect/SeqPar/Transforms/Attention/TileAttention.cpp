@@ -260,6 +260,27 @@ void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
   });
 }
 
+/// A K/V head group's heads [first, first + count) of `mask` (none, or
+/// one broadcast over heads, as it is).
+Value groupMask(OpBuilder &b, Location loc, Value mask, Value first,
+                int64_t count) {
+  if (!mask || cast<RankedTensorType>(mask.getType()).getDimSize(1) == 1)
+    return mask;
+  return SequenceShardBuilder::sliceAlong(b, loc, mask, 1, first, count);
+}
+
+/// The head offset of a group's block whose first query head is `first`:
+/// the group's first global head (`headOffset` + first), which keys its
+/// dropout; none without dropout (head_offset is only with a dropout).
+Value groupHeadOffset(OpBuilder &b, Location loc, Value headOffset,
+                      bool dropout, Value first) {
+  if (!dropout)
+    return {};
+  return headOffset
+             ? arith::AddIOp::create(b, loc, headOffset, first).getResult()
+             : first;
+}
+
 /// `op` as a loop over its K/V heads g when it has several: each
 /// iteration a block of the r = a / a_kv query heads of group g (a mask's
 /// heads with them, a broadcast one as is) against K/V head g, written
@@ -293,17 +314,9 @@ AttentionBlockOp splitByKvHeads(AttentionBlockOp op) {
     Value query = heads(op.getQuery(), first, group);
     Value key = heads(op.getKey(), g, 1);
     Value value = heads(op.getValue(), g, 1);
-    Value mask = op.getMask();
-    if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(1) != 1)
-      mask = heads(mask, first, group);
-    // The group's first global head keys its dropout.
-    Value headOffset;
-    if (!op.getDropout().empty())
-      headOffset =
-          op.getHeadOffset()
-              ? arith::AddIOp::create(b, loc, op.getHeadOffset(), first)
-                    .getResult()
-              : first;
+    Value mask = groupMask(b, loc, op.getMask(), first, group);
+    Value headOffset = groupHeadOffset(b, loc, op.getHeadOffset(),
+                                       !op.getDropout().empty(), first);
     part = AttentionBlockOp::create(
         b, loc, withHeads(op.getOut()), withHeads(op.getRowMax()),
         withHeads(op.getRowSum()), query, key, value, op.getQPositions(),
@@ -362,17 +375,9 @@ AttentionBlockBackwardOp splitBackwardByKvHeads(AttentionBlockBackwardOp op) {
         Value out = headsOf(op.getOut(), first, group);
         Value rowMax = headsOf(op.getRowMax(), first, group);
         Value rowSum = headsOf(op.getRowSum(), first, group);
-        Value mask = op.getMask();
-        if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(1) != 1)
-          mask = headsOf(mask, first, group);
-        // The group's first global head keys its dropout.
-        Value headOffset;
-        if (!op.getDropout().empty())
-          headOffset =
-              op.getHeadOffset()
-                  ? arith::AddIOp::create(nb, nl, op.getHeadOffset(), first)
-                        .getResult()
-                  : first;
+        Value mask = groupMask(nb, nl, op.getMask(), first, group);
+        Value headOffset = groupHeadOffset(nb, nl, op.getHeadOffset(),
+                                           !op.getDropout().empty(), first);
         part = AttentionBlockBackwardOp::create(
             nb, nl, withHeads(queryType, group), withHeads(keyType, 1),
             withHeads(keyType, 1), query, key, value, outGrad, out, rowMax,
