@@ -547,12 +547,11 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
         ob, l, ob.getZeroAttr(shaped.getElementType()));
     return linalg::FillOp::create(ob, l, zero, init).getResult(0);
   };
+  // x + y written over x: the running sums accumulate in place, not into a
+  // new buffer copied back (bufferization reuses x's for an elementwise op).
   auto add = [](OpBuilder &ob, Location l, Value x, Value y) -> Value {
-    auto type = cast<RankedTensorType>(x.getType());
-    Value init = tensor::EmptyOp::create(ob, l, type.getShape(),
-                                         type.getElementType());
-    return linalg::AddOp::create(ob, l, TypeRange{type}, ValueRange{x, y},
-                                 ValueRange{init})
+    return linalg::AddOp::create(ob, l, TypeRange{x.getType()},
+                                 ValueRange{x, y}, ValueRange{x})
         .getResult(0);
   };
   auto queryGradType = cast<RankedTensorType>(op.getQueryGrad().getType());
