@@ -117,12 +117,13 @@ func.func @empty_head_dim(%q: tensor<1x4x16x0xf32>, %k: tensor<1x2x16x0xf32>) ->
 // CHECK: %[[DV0:.*]] = linalg.fill {{.*}} -> tensor<1x1x8x4xf32>
 // CHECK: %[[GRADS:.*]]:3 = scf.for %[[Q0:[a-z0-9_]+]] = {{.*}} iter_args(%[[DQ:[a-z0-9_]+]] = %{{.*}}, %[[DK:[a-z0-9_]+]] = %[[DK0]], %[[DV:[a-z0-9_]+]] = %[[DV0]])
 // CHECK: %[[MAX:.*]] = tensor.extract_slice %[[STATS]]#1[0, 0, %[[Q0]]] [1, 2, 4]
-// CHECK: %[[PAST:.*]]:3 = scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[Q0]]
+// The running sums accumulate in place: each add writes over its input.
+// CHECK: %[[PAST:.*]]:3 = scf.for %[[K0:[a-z0-9_]+]] = %{{.*}} to %[[Q0]] {{.*}} iter_args(%[[PDQ:[a-z0-9_]+]] = %{{.*}}, %[[PDK:[a-z0-9_]+]] = %{{.*}}, %{{.*}} = %{{.*}})
 // CHECK: seqpar.attention_block_backward {{.*}}, %[[MAX]], {{.*}} {scale = 5.000000e-01 : f32} : tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>, {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>
-// CHECK: linalg.add
-// CHECK: tensor.extract_slice %{{.*}}[0, 0, %[[K0]], 0] [1, 1, 4, 4]
-// CHECK: linalg.add
-// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[K0]], 0] [1, 1, 4, 4]
+// CHECK: linalg.add ins(%[[PDQ]], %{{.*}}) outs(%[[PDQ]] :
+// CHECK: %[[KS:.*]] = tensor.extract_slice %[[PDK]][0, 0, %[[K0]], 0] [1, 1, 4, 4]
+// CHECK: %[[KSUM:.*]] = linalg.add ins(%[[KS]], %{{.*}}) outs(%[[KS]] :
+// CHECK: tensor.insert_slice %[[KSUM]] into %[[PDK]][0, 0, %[[K0]], 0] [1, 1, 4, 4]
 // CHECK: %[[END:.*]] = arith.addi %[[Q0]], %{{.*}} : index
 // CHECK: %[[DIAG:.*]]:3 = scf.for %{{.*}} = %[[Q0]] to %[[END]] {{.*}} iter_args({{.*}} = %[[PAST]]#0, {{.*}} = %[[PAST]]#1, {{.*}} = %[[PAST]]#2)
 // CHECK: seqpar.attention_block_backward {{.*}}, %[[MAX]], {{.*}} {causal, scale = 5.000000e-01 : f32} : tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>, {{.*}} -> tensor<1x2x4x4xf32>, tensor<1x1x4x4xf32>
