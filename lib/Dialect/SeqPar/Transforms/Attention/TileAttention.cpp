@@ -203,6 +203,44 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
       });
 }
 
+/// One iteration's slice of a result and its offset along the loop's dim.
+struct LoopPiece {
+  Value slice;
+  Value at;
+};
+
+/// `op`'s results as one loop over [0, `extent`) in steps of `step`: each
+/// iteration's slices, one per result from `body` given the loop index, are
+/// written into the results along `dim` at their own offsets (a K/V head
+/// group's dQ at its first query head, its dK and dV at its K/V head).
+void replaceResultsByLoop(
+    Operation *op, int64_t dim, int64_t extent, int64_t step,
+    function_ref<SmallVector<LoopPiece>(OpBuilder &, Location, Value at)>
+        body) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  SmallVector<Value> whole;
+  for (Type type : op->getResultTypes()) {
+    auto tensorType = cast<RankedTensorType>(type);
+    whole.push_back(tensor::EmptyOp::create(b, loc, tensorType.getShape(),
+                                            tensorType.getElementType()));
+  }
+  auto loop = scf::ForOp::create(
+      b, loc, index(0), index(extent), index(step), whole,
+      [&](OpBuilder &nb, Location nloc, Value at, ValueRange acc) {
+        SmallVector<Value> merged;
+        for (auto [piece, into] : llvm::zip_equal(body(nb, nloc, at), acc))
+          merged.push_back(
+              insertAlong(nb, nloc, piece.slice, into, dim, piece.at));
+        scf::YieldOp::create(nb, nloc, merged);
+      });
+  op->replaceAllUsesWith(loop.getResults());
+  op->erase();
+}
+
 /// `op` as a loop over dim `dim` (1: heads, 2: rows) of its results in
 /// steps of `step`, each iteration's partial computed by `body` from the
 /// first index `at` of its slice and written into the block's (out, row
@@ -210,28 +248,15 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
 void replaceByLoop(
     AttentionBlockOp op, int64_t dim, int64_t step,
     function_ref<AttentionPartial(OpBuilder &, Location, Value at)> body) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto outType = cast<RankedTensorType>(op.getOut().getType());
-  auto rowType = cast<RankedTensorType>(op.getRowMax().getType());
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  SmallVector<Value> whole = {
-      tensor::EmptyOp::create(b, loc, outType.getShape(), b.getF32Type()),
-      tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type()),
-      tensor::EmptyOp::create(b, loc, rowType.getShape(), b.getF32Type())};
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(outType.getDimSize(dim)), index(step), whole,
-      [&](OpBuilder &nb, Location nloc, Value at, ValueRange acc) {
-        AttentionPartial part = body(nb, nloc, at);
-        SmallVector<Value> merged;
-        for (auto [piece, into] : llvm::zip(part.values(), acc))
-          merged.push_back(insertAlong(nb, nloc, piece, into, dim, at));
-        scf::YieldOp::create(nb, nloc, merged);
-      });
-  op->replaceAllUsesWith(loop.getResults());
-  op->erase();
+  int64_t extent =
+      cast<RankedTensorType>(op.getOut().getType()).getDimSize(dim);
+  replaceResultsByLoop(op, dim, extent, step,
+                       [&](OpBuilder &b, Location loc, Value at) {
+                         SmallVector<LoopPiece> pieces;
+                         for (Value value : body(b, loc, at).values())
+                           pieces.push_back({value, at});
+                         return pieces;
+                       });
 }
 
 /// The partial of one query tile (rows `query` at `qPositions`, `mask`'s
@@ -349,23 +374,14 @@ AttentionBlockBackwardOp splitBackwardByKvHeads(AttentionBlockBackwardOp op) {
     shape[1] = count;
     return type.clone(shape);
   };
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v).getResult();
-  };
-  SmallVector<Value> whole = {
-      tensor::EmptyOp::create(b, loc, queryType.getShape(), b.getF32Type()),
-      tensor::EmptyOp::create(b, loc, keyType.getShape(), b.getF32Type()),
-      tensor::EmptyOp::create(b, loc, keyType.getShape(), b.getF32Type())};
   AttentionBlockBackwardOp part;
-  auto loop = scf::ForOp::create(
-      b, loc, index(0), index(heads), index(group), whole,
-      [&](OpBuilder &nb, Location nl, Value first, ValueRange acc) {
+  // `first`: the group's first query head.
+  replaceResultsByLoop(
+      op, 1, heads, group, [&](OpBuilder &b, Location loc, Value first) {
         Value g = arith::DivUIOp::create(
-            nb, nl, first, arith::ConstantIndexOp::create(nb, nl, group));
+            b, loc, first, arith::ConstantIndexOp::create(b, loc, group));
         auto headsOf = [&](Value value, Value at, int64_t count) {
-          return SequenceShardBuilder::sliceAlong(nb, nl, value, 1, at, count);
+          return SequenceShardBuilder::sliceAlong(b, loc, value, 1, at, count);
         };
         // Separate statements: argument evaluation order would order them.
         Value query = headsOf(op.getQuery(), first, group);
@@ -375,24 +391,19 @@ AttentionBlockBackwardOp splitBackwardByKvHeads(AttentionBlockBackwardOp op) {
         Value out = headsOf(op.getOut(), first, group);
         Value rowMax = headsOf(op.getRowMax(), first, group);
         Value rowSum = headsOf(op.getRowSum(), first, group);
-        Value mask = groupMask(nb, nl, op.getMask(), first, group);
-        Value headOffset = groupHeadOffset(nb, nl, op.getHeadOffset(),
+        Value mask = groupMask(b, loc, op.getMask(), first, group);
+        Value headOffset = groupHeadOffset(b, loc, op.getHeadOffset(),
                                            !op.getDropout().empty(), first);
         part = AttentionBlockBackwardOp::create(
-            nb, nl, withHeads(queryType, group), withHeads(keyType, 1),
+            b, loc, withHeads(queryType, group), withHeads(keyType, 1),
             withHeads(keyType, 1), query, key, value, outGrad, out, rowMax,
             rowSum, op.getQPositions(), op.getKvPositions(), mask, headOffset,
             op.getScaleAttr(), op.getCausalAttr());
         cloneAttentionDropout(op.getDropout(), part.getDropout());
-        scf::YieldOp::create(
-            nb, nl,
-            ValueRange{
-                insertAlong(nb, nl, part.getQueryGrad(), acc[0], 1, first),
-                insertAlong(nb, nl, part.getKeyGrad(), acc[1], 1, g),
-                insertAlong(nb, nl, part.getValueGrad(), acc[2], 1, g)});
+        return SmallVector<LoopPiece>{{part.getQueryGrad(), first},
+                                      {part.getKeyGrad(), g},
+                                      {part.getValueGrad(), g}};
       });
-  op->replaceAllUsesWith(loop.getResults());
-  op->erase();
   return part;
 }
 
