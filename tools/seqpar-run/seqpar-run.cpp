@@ -143,7 +143,8 @@ static cl::opt<int64_t> attentionBackwardTile(
     "attention-backward-tile", cl::init(-1),
     cl::desc("Queries and keys per tile of the attention backward "
              "(seqpar-lower-to-llvm's attention-backward-tile; default: the "
-             "pipeline's, 0: as --attention-kv-tile)"),
+             "pipeline's, 0: as --attention-kv-tile; with "
+             "--attention-kv-tile=0 no tiles)"),
     cl::cat(runCategory));
 static cl::opt<unsigned> preferVectorWidth(
     "prefer-vector-width",

@@ -251,7 +251,7 @@ struct LowerToLLVMPipelineOptions
       *this, "attention-backward-tile",
       llvm::cl::desc("Queries and keys per tile of attention backward "
                      "blocks (seqpar-tile-attention's backward-tile; 0: "
-                     "attention-kv-tile)"),
+                     "attention-kv-tile; with attention-kv-tile=0 none)"),
       llvm::cl::init(kDefaultAttentionBackwardTile)};
 };
 

@@ -409,8 +409,8 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
 def TileAttention : Pass<"seqpar-tile-attention"> {
   let summary = "Split attention over key/value tiles merged by their LSEs";
   let description = [{
-    Every `seqpar.attention_block` with more than `kv-tile` keys (a multiple
-    of it) becomes an `scf.for` over key/value tiles: each iteration an
+    Every `seqpar.attention_block` with more than `kv-tile` keys becomes an
+    `scf.for` over key/value tiles: each iteration an
     `attention_block` of the queries against `kv-tile` keys (and their
     positions), merged into the running (out, row max, row sum) by
     `seqpar.attention_merge` (the rule of docs/semantics.md §4.3 with the LSE in two parts,
@@ -426,8 +426,8 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     A forward block it tiles with more than one K/V head is first a loop
     over its K/V heads g, each iteration the block of the r = a / a_kv query
     heads of group g against K/V head g (heads are independent). With
-    `q-tile`, a forward block with more queries (a multiple of it) is
-    then a loop over query tiles of `q-tile` rows (rows are independent),
+    `q-tile`, a forward block with more queries is then a loop over query
+    tiles of `q-tile` rows (rows are independent),
     each the key-tile loop above: every scores tensor is then
     [b, r, q-tile, kv-tile], small enough to stay in cache.
     A causal `seqpar.attention` (positions 0.., s = s_kv) becomes a loop
@@ -438,8 +438,7 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     merge as the empty partial, are not computed (about half the work at
     long sequences); those wholly in its past are blocks without `causal`.
     The backward likewise: a `seqpar.attention_block_backward` with more
-    than `backward-tile` (else `kv-tile`) queries or keys (multiples of it)
-    becomes a loop over its K/V heads (when several) and, in each, loops
+    than `backward-tile` (else `kv-tile`) queries or keys becomes a loop over its K/V heads (when several) and, in each, loops
     over query tiles and, inside, key tiles, each a block backward of at
     most `backward-tile` x `backward-tile` (the rows' global LSE makes every
     tile's gradients the block's restricted to it, docs/semantics.md §4.7):
@@ -452,6 +451,14 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     forward block's when the backward differentiates a `seqpar.attention`
     of the same operands (`getForwardAttention`), else a block of its own,
     tiled as above.
+    A length the tile does not divide is peeled first: rows [0, m) and
+    [m, n), m the largest multiple of the tile, are blocks written side by
+    side, keys [0, m) and [m, n) blocks merged by their LSE (the backward:
+    dQ summed over the key pieces, dK and dV over the row pieces), and
+    each piece is tiled as above. A causal block over positions 0.. peels
+    into rows [0, m) against keys [0, m) (the later keys are in their
+    future), rows [m, n) against keys [0, m) without `causal` (all in their
+    past) and rows [m, n) against keys [m, n), causal.
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`.
 
     Before (`kv-tile=4`):
@@ -475,17 +482,17 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
   }];
   let options = [
     Option<"kvTile", "kv-tile", "int64_t", /*default=*/"1024",
-           "Keys per tile; blocks with at most this many keys, or a number "
-           "not divisible by it, stay whole (0 disables all tiling; "
-           "negative is an error)">,
+           "Keys per tile; blocks with at most this many keys stay whole, "
+           "others are peeled to a multiple of it (0 disables all tiling, "
+           "backward included; negative is an error)">,
     Option<"qTile", "q-tile", "int64_t", /*default=*/"0",
-           "Queries per tile of forward blocks with more queries (a "
-           "multiple of it); 0: rows stay whole, except that a causal "
+           "Queries per tile of forward blocks with more queries; 0: rows "
+           "stay whole, except that a causal "
            "attention is tiled by kv-tile for the causal skip (negative is "
            "an error)">,
     Option<"backwardTile", "backward-tile", "int64_t", /*default=*/"0",
            "Queries and keys per tile of backward blocks (0: kv-tile; "
-           "negative is an error)">
+           "with kv-tile=0 nothing is tiled; negative is an error)">
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Attention blocks split into tiles">,

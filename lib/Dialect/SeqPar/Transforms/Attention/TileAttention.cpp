@@ -43,6 +43,14 @@ Value insertAlong(OpBuilder &b, Location loc, Value part, Value whole,
                                        strides);
 }
 
+/// x + y written over x: running sums accumulate in place, not into a new
+/// buffer copied back (bufferization reuses x's for an elementwise op).
+Value addInPlace(OpBuilder &b, Location loc, Value x, Value y) {
+  return linalg::AddOp::create(b, loc, TypeRange{x.getType()}, ValueRange{x, y},
+                               ValueRange{x})
+      .getResult(0);
+}
+
 /// The largest (`largest`) or smallest of the static 1-D index tensor
 /// `positions`, compared unsigned as the causal mask compares positions.
 Value positionBound(OpBuilder &b, Location loc, Value positions,
@@ -558,13 +566,7 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
         ob, l, ob.getZeroAttr(shaped.getElementType()));
     return linalg::FillOp::create(ob, l, zero, init).getResult(0);
   };
-  // x + y written over x: the running sums accumulate in place, not into a
-  // new buffer copied back (bufferization reuses x's for an elementwise op).
-  auto add = [](OpBuilder &ob, Location l, Value x, Value y) -> Value {
-    return linalg::AddOp::create(ob, l, TypeRange{x.getType()},
-                                 ValueRange{x, y}, ValueRange{x})
-        .getResult(0);
-  };
+  auto add = addInPlace;
   auto queryGradType = cast<RankedTensorType>(op.getQueryGrad().getType());
   int64_t queries = queryGradType.getDimSize(2);
   int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
@@ -666,6 +668,268 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
   op->erase();
 }
 
+/// A static range [begin, begin + size) of a block's rows or keys.
+struct Extent {
+  int64_t begin, size;
+};
+
+/// The ranges a dim of `n` splits into for tiles of `tile`: [0, m), m the
+/// largest multiple of `tile`, and the rest [m, n) when there is one, so
+/// that each is a multiple of the tile or shorter than it; [0, n) alone
+/// when `n` is a multiple or no longer than a tile (or `tile` is 0).
+SmallVector<Extent, 2> splitForTiles(int64_t n, int64_t tile) {
+  if (tile <= 0 || n <= tile || n % tile == 0)
+    return {{0, n}};
+  int64_t m = n - n % tile;
+  return {{0, m}, {m, n - m}};
+}
+
+/// `value` restricted to `range` along `axis`; as it is when the range is
+/// all of it or the axis is a broadcast one (size 1, a mask's).
+Value sliceRange(OpBuilder &b, Location loc, Value value, int64_t axis,
+                 Extent range) {
+  if (!value)
+    return value;
+  int64_t n = cast<RankedTensorType>(value.getType()).getDimSize(axis);
+  if (n == 1 || (range.begin == 0 && range.size == n))
+    return value;
+  return SequenceShardBuilder::sliceAlong(
+      b, loc, value, axis, b.getIndexAttr(range.begin), range.size);
+}
+
+/// `type` with `size` along dim 2 (the rows or keys of every operand and
+/// result of the attention blocks).
+RankedTensorType withDim2(Type type, int64_t size) {
+  auto shaped = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(shaped.getShape());
+  shape[2] = size;
+  return shaped.clone(shape);
+}
+
+/// A tensor of `type` from `pieces`, each written at its offset along dim 2;
+/// the piece itself when it is the whole.
+Value concatDim2(OpBuilder &b, Location loc, Type type,
+                 ArrayRef<std::pair<Value, int64_t>> pieces) {
+  if (pieces.size() == 1)
+    return pieces.front().first;
+  auto shaped = cast<RankedTensorType>(type);
+  Value whole = tensor::EmptyOp::create(b, loc, shaped.getShape(),
+                                        shaped.getElementType());
+  for (auto [piece, at] : pieces)
+    whole = insertAlong(b, loc, piece, whole, 2,
+                        arith::ConstantIndexOp::create(b, loc, at));
+  return whole;
+}
+
+/// The block `op` restricted to its `rows` and `keys` (their positions and
+/// mask with them), causal only when `causal`.
+AttentionBlockOp buildBlockPiece(OpBuilder &b, Location loc,
+                                 AttentionBlockOp op, Extent rows, Extent keys,
+                                 bool causal) {
+  // Separate statements: argument evaluation order would order them.
+  Value query = sliceRange(b, loc, op.getQuery(), 2, rows);
+  Value key = sliceRange(b, loc, op.getKey(), 2, keys);
+  Value value = sliceRange(b, loc, op.getValue(), 2, keys);
+  Value qPositions = sliceRange(b, loc, op.getQPositions(), 0, rows);
+  Value kvPositions = sliceRange(b, loc, op.getKvPositions(), 0, keys);
+  Value mask =
+      sliceRange(b, loc, sliceRange(b, loc, op.getMask(), 2, rows), 3, keys);
+  auto piece = AttentionBlockOp::create(
+      b, loc, withDim2(op.getOut().getType(), rows.size),
+      withDim2(op.getRowMax().getType(), rows.size),
+      withDim2(op.getRowSum().getType(), rows.size), query, key, value,
+      qPositions, kvPositions, mask, op.getHeadOffset(), op.getScaleAttr(),
+      causal ? op.getCausalAttr() : UnitAttr());
+  // The piece's global positions key its dropout: the block's.
+  cloneAttentionDropout(op.getDropout(), piece.getDropout());
+  return piece;
+}
+
+/// As buildBlockPiece, for a block backward: dQ of `rows`, dK and dV of
+/// `keys`.
+AttentionBlockBackwardOp buildBlockBackwardPiece(OpBuilder &b, Location loc,
+                                                 AttentionBlockBackwardOp op,
+                                                 Extent rows, Extent keys,
+                                                 bool causal) {
+  // Separate statements: argument evaluation order would order them.
+  Value query = sliceRange(b, loc, op.getQuery(), 2, rows);
+  Value key = sliceRange(b, loc, op.getKey(), 2, keys);
+  Value value = sliceRange(b, loc, op.getValue(), 2, keys);
+  Value outGrad = sliceRange(b, loc, op.getOutGrad(), 2, rows);
+  Value out = sliceRange(b, loc, op.getOut(), 2, rows);
+  Value rowMax = sliceRange(b, loc, op.getRowMax(), 2, rows);
+  Value rowSum = sliceRange(b, loc, op.getRowSum(), 2, rows);
+  Value qPositions = sliceRange(b, loc, op.getQPositions(), 0, rows);
+  Value kvPositions = sliceRange(b, loc, op.getKvPositions(), 0, keys);
+  Value mask =
+      sliceRange(b, loc, sliceRange(b, loc, op.getMask(), 2, rows), 3, keys);
+  auto piece = AttentionBlockBackwardOp::create(
+      b, loc, withDim2(op.getQueryGrad().getType(), rows.size),
+      withDim2(op.getKeyGrad().getType(), keys.size),
+      withDim2(op.getValueGrad().getType(), keys.size), query, key, value,
+      outGrad, out, rowMax, rowSum, qPositions, kvPositions, mask,
+      op.getHeadOffset(), op.getScaleAttr(),
+      causal ? op.getCausalAttr() : UnitAttr());
+  cloneAttentionDropout(op.getDropout(), piece.getDropout());
+  return piece;
+}
+
+/// One block of a peeled block (forward or backward), and whether it is
+/// causal over positions 0.. with s = s_kv, as its tiling needs to know.
+template <typename BlockOp> struct Piece {
+  BlockOp op;
+  bool causalFromZero;
+};
+
+/// The rows and keys that a causal block over positions 0.. (s = s_kv = n)
+/// splits into when `n` is not a multiple of `tile`: with m the largest
+/// multiple, rows [0, m) against keys [0, m) (keys from m on are in the
+/// future of every one of those rows: their partial is the empty one, their
+/// gradients zero), causal over positions 0..; rows [m, n) against keys
+/// [0, m), all in their past: not causal; and rows [m, n) against keys
+/// [m, n), causal. Empty when `n` needs no peeling.
+struct FromZeroPeel {
+  Extent head, tail;
+};
+std::optional<FromZeroPeel> peelFromZero(int64_t n, int64_t tile) {
+  SmallVector<Extent, 2> ranges = splitForTiles(n, tile);
+  if (ranges.size() == 1)
+    return std::nullopt;
+  return FromZeroPeel{ranges[0], ranges[1]};
+}
+
+/// `op` as blocks whose rows are a multiple of `qTile` or fewer and whose
+/// keys a multiple of `kTile` or fewer, so that the tiling below covers a
+/// block of any length, not only multiples of the tiles: rows are
+/// independent (their pieces are written side by side) and a row's key
+/// pieces merge by their LSE (docs/semantics.md §4.3). A causal block over
+/// positions 0.. (`causalFromZero`) peels as peelFromZero says, for the key
+/// tile (its query tiles divide it), or for the query tile when it has
+/// no more keys than a key tile. Returns the pieces (`op` itself when it
+/// needs none); `op` is replaced.
+SmallVector<Piece<AttentionBlockOp>> peelBlock(AttentionBlockOp op,
+                                               int64_t qTile, int64_t kTile,
+                                               bool causalFromZero) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t rows = cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
+  int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
+  SmallVector<Piece<AttentionBlockOp>> pieces;
+  // Each row range's partial and its first row.
+  SmallVector<std::pair<AttentionPartial, int64_t>> rowPartials;
+  if (causalFromZero) {
+    std::optional<FromZeroPeel> peel =
+        peelFromZero(rows, rows > kTile ? kTile : qTile);
+    if (!peel)
+      return {{op, true}};
+    auto [head, tail] = *peel;
+    AttentionBlockOp square = buildBlockPiece(b, loc, op, head, head, true);
+    AttentionBlockOp past = buildBlockPiece(b, loc, op, tail, head, false);
+    AttentionBlockOp diagonal = buildBlockPiece(b, loc, op, tail, tail, true);
+    pieces = {{square, true}, {past, false}, {diagonal, false}};
+    rowPartials.push_back({AttentionPartial::of(square), head.begin});
+    rowPartials.push_back(
+        {buildAttentionMerge(b, loc, AttentionPartial::of(past),
+                             AttentionPartial::of(diagonal)),
+         tail.begin});
+  } else {
+    SmallVector<Extent, 2> rowRanges = splitForTiles(rows, qTile);
+    SmallVector<Extent, 2> keyRanges = splitForTiles(keys, kTile);
+    if (rowRanges.size() == 1 && keyRanges.size() == 1)
+      return {{op, false}};
+    for (Extent rowRange : rowRanges) {
+      std::optional<AttentionPartial> partial;
+      for (Extent keyRange : keyRanges) {
+        AttentionBlockOp piece =
+            buildBlockPiece(b, loc, op, rowRange, keyRange, op.getCausal());
+        pieces.push_back({piece, false});
+        partial = partial ? buildAttentionMerge(b, loc, *partial,
+                                                AttentionPartial::of(piece))
+                          : AttentionPartial::of(piece);
+      }
+      rowPartials.push_back({*partial, rowRange.begin});
+    }
+  }
+  SmallVector<Value> results;
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    SmallVector<std::pair<Value, int64_t>> parts;
+    for (auto &[partial, at] : rowPartials)
+      parts.push_back({partial.values()[index], at});
+    results.push_back(concatDim2(b, loc, result.getType(), parts));
+  }
+  op->replaceAllUsesWith(results);
+  op->erase();
+  return pieces;
+}
+
+/// peelBlock for a block backward, square tiles of `tile`: a row range's
+/// dQ sums over its key pieces, a key range's dK and dV over its row
+/// pieces; over positions 0.. the rows before the last multiple never see
+/// the keys after it (peelFromZero).
+SmallVector<Piece<AttentionBlockBackwardOp>>
+peelBlockBackward(AttentionBlockBackwardOp op, int64_t tile,
+                  bool causalFromZero) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t rows = cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
+  int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
+  // (rows, keys, causal, causal from zero) of each piece.
+  SmallVector<std::tuple<Extent, Extent, bool, bool>> layout;
+  SmallVector<Extent, 2> rowRanges, keyRanges;
+  if (causalFromZero) {
+    std::optional<FromZeroPeel> peel = peelFromZero(rows, tile);
+    if (!peel)
+      return {{op, true}};
+    auto [head, tail] = *peel;
+    rowRanges = keyRanges = {head, tail};
+    layout = {{head, head, true, true},
+              {tail, head, false, false},
+              {tail, tail, true, false}};
+  } else {
+    rowRanges = splitForTiles(rows, tile);
+    keyRanges = splitForTiles(keys, tile);
+    if (rowRanges.size() == 1 && keyRanges.size() == 1)
+      return {{op, false}};
+    for (Extent rowRange : rowRanges)
+      for (Extent keyRange : keyRanges)
+        layout.push_back({rowRange, keyRange, op.getCausal(), false});
+  }
+  SmallVector<Piece<AttentionBlockBackwardOp>> pieces;
+  // The running sums of each row range's dQ and each key range's dK, dV.
+  SmallVector<Value> queryGrads(rowRanges.size()), keyGrads(keyRanges.size()),
+      valueGrads(keyRanges.size());
+  auto accumulate = [&](Value &sum, Value piece) {
+    sum = sum ? addInPlace(b, loc, sum, piece) : piece;
+  };
+  auto indexOf = [](ArrayRef<Extent> ranges, Extent range) {
+    return llvm::find_if(ranges,
+                         [&](Extent r) { return r.begin == range.begin; }) -
+           ranges.begin();
+  };
+  for (auto [rowRange, keyRange, causal, fromZero] : layout) {
+    AttentionBlockBackwardOp piece =
+        buildBlockBackwardPiece(b, loc, op, rowRange, keyRange, causal);
+    pieces.push_back({piece, fromZero});
+    accumulate(queryGrads[indexOf(rowRanges, rowRange)], piece.getQueryGrad());
+    int64_t k = indexOf(keyRanges, keyRange);
+    accumulate(keyGrads[k], piece.getKeyGrad());
+    accumulate(valueGrads[k], piece.getValueGrad());
+  }
+  auto concat = [&](Type type, ArrayRef<Value> sums, ArrayRef<Extent> ranges) {
+    SmallVector<std::pair<Value, int64_t>> parts;
+    for (auto [sum, range] : llvm::zip_equal(sums, ranges))
+      parts.push_back({sum, range.begin});
+    return concatDim2(b, loc, type, parts);
+  };
+  SmallVector<Value> results = {
+      concat(op.getQueryGrad().getType(), queryGrads, rowRanges),
+      concat(op.getKeyGrad().getType(), keyGrads, keyRanges),
+      concat(op.getValueGrad().getType(), valueGrads, keyRanges)};
+  op->replaceAllUsesWith(results);
+  op->erase();
+  return pieces;
+}
+
 struct TileAttentionPass
     : public mlir::seqpar::impl::TileAttentionBase<TileAttentionPass> {
   using TileAttentionBase::TileAttentionBase;
@@ -696,10 +960,13 @@ struct TileAttentionPass
       return;
     // The backward's square tiles (backward-tile, else kv-tile).
     const int64_t gradTile = backwardTile > 0 ? backwardTile : kvTile;
-    // A dim of `n` splits into tiles of `tile` when longer and a multiple.
+    // A dim of `n` splits into tiles of `tile` when longer and a multiple
+    // (peelBlock makes every block's dims so, or shorter than the tile).
     auto tileFor = [](int64_t n, int64_t tile) {
       return tile > 0 && n > tile && n % tile == 0 ? tile : n;
     };
+    // A dim of `n` is tiled, once peeled, when longer than the tile.
+    auto longer = [](int64_t n, int64_t tile) { return tile > 0 && n > tile; };
     auto extent = [](Value v, int64_t dim) {
       return cast<RankedTensorType>(v.getType()).getDimSize(dim);
     };
@@ -707,24 +974,21 @@ struct TileAttentionPass
     auto nonEmpty = [](Value v) {
       return cast<RankedTensorType>(v.getType()).getNumElements() > 0;
     };
-    auto tiles = [&](Value key) {
-      return nonEmpty(key) && tileFor(extent(key, 2), kvTile) < extent(key, 2);
-    };
     auto tilesForward = [&](Value query, Value key) {
       return nonEmpty(query) && nonEmpty(key) &&
-             (tiles(key) ||
-              tileFor(extent(query, 2), qTile) < extent(query, 2));
+             (longer(extent(key, 2), kvTile) ||
+              longer(extent(query, 2), qTile));
+    };
+    // A block backward is tiled when its keys or its queries are.
+    auto tilesGrad = [&](Value query, Value key) {
+      return nonEmpty(query) && nonEmpty(key) &&
+             (longer(extent(query, 2), gradTile) ||
+              longer(extent(key, 2), gradTile));
     };
     SmallVector<AttentionBlockOp> blocks;
     SmallVector<AttentionOp> attentions;
     SmallVector<AttentionBlockBackwardOp> blockBackwards;
     SmallVector<AttentionBackwardOp> backwards;
-    // A block backward is tiled when its keys or its queries are.
-    auto tilesGrad = [&](Value query, Value key) {
-      return nonEmpty(query) && nonEmpty(key) &&
-             (tileFor(extent(query, 2), gradTile) < extent(query, 2) ||
-              tileFor(extent(key, 2), gradTile) < extent(key, 2));
-    };
     getOperation()->walk([&](Operation *op) {
       if (auto grad = dyn_cast<AttentionBlockBackwardOp>(op);
           grad && tilesGrad(grad.getQuery(), grad.getKey()))
@@ -746,10 +1010,10 @@ struct TileAttentionPass
                   .getElementType()))
         attentions.push_back(attention);
     });
-    // Tiles a forward block; a causal one over positions 0.. (s = s_kv)
-    // skips the key tiles in each query tile's future.
-    auto tileForward = [&](AttentionBlockOp block, bool causalFromZero) {
-      block = splitByKvHeads(block);
+    // Tiles a forward block whose dims are multiples of their tiles or
+    // shorter (a piece of peelBlock); a causal one over positions 0..
+    // (s = s_kv) skips the key tiles in each query tile's future.
+    auto tilePiece = [&](AttentionBlockOp block, bool causalFromZero) {
       int64_t rows = extent(block.getQuery(), 2);
       int64_t q = tileFor(rows, qTile), k = tileFor(extent(block.getKey(), 2),
                                                     kvTile);
@@ -767,8 +1031,16 @@ struct TileAttentionPass
           return;
         }
       }
+      if (q == rows && k == extent(block.getKey(), 2))
+        return; // one tile
       tileBlock(block, q, k);
       ++numTiled;
+    };
+    auto tileForward = [&](AttentionBlockOp block, bool causalFromZero) {
+      block = splitByKvHeads(block);
+      for (auto [piece, fromZero] :
+           peelBlock(block, qTile, kvTile, causalFromZero))
+        tilePiece(piece, fromZero);
     };
     for (AttentionBlockOp block : blocks)
       tileForward(block, /*causalFromZero=*/false);
@@ -783,9 +1055,14 @@ struct TileAttentionPass
     };
     auto tileBackward = [&](AttentionBlockBackwardOp grad, bool fromZero) {
       grad = splitBackwardByKvHeads(grad);
-      tileBlockBackward(grad, tileOf(grad.getQuery()), tileOf(grad.getKey()),
-                        fromZero && grad.getCausal());
-      ++numTiled;
+      for (auto [piece, pieceFromZero] :
+           peelBlockBackward(grad, gradTile, fromZero && grad.getCausal())) {
+        int64_t q = tileOf(piece.getQuery()), k = tileOf(piece.getKey());
+        if (q == extent(piece.getQuery(), 2) && k == extent(piece.getKey(), 2))
+          continue; // one tile
+        tileBlockBackward(piece, q, k, pieceFromZero);
+        ++numTiled;
+      }
     };
     for (AttentionBlockBackwardOp grad : blockBackwards)
       tileBackward(grad, /*fromZero=*/false);

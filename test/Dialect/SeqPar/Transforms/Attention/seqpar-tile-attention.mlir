@@ -44,7 +44,8 @@ func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1
 // future are skipped), those ending at or before q (its past) as blocks
 // without `causal`, and its (out, max, sum) are written into the head's
 // whole at q. A masked one slices the mask's key columns with each tile.
-// One whose keys the tile does not divide stays.
+// One whose keys the tile does not divide is peeled: keys [0, 4) and
+// [4, 6) as two blocks merged by their LSE (seqpar-tile-attention-peel.mlir).
 // CHECK-LABEL: func.func @attention
 // CHECK: %[[HEADS:.*]]:3 = scf.for %[[H0:[a-z0-9_]+]] = %c0 to %c2 step %c1 iter_args(
 // CHECK: %[[G:.*]] = arith.divui %[[H0]], %{{.*}} : index
@@ -75,7 +76,10 @@ func.func @block(%q: tensor<1x4x8x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1
 // CHECK: scf.for %[[AT:[a-z0-9_]+]] =
 // CHECK: %[[M:.*]] = tensor.extract_slice %arg1[0, 0, 0, %[[AT]]] [1, 1, 8, 4] [1, 1, 1, 1]
 // CHECK: seqpar.attention_block {{.*}} mask(%[[M]] : tensor<1x1x8x4xbf16>)
-// CHECK: seqpar.attention {{.*}} : tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32>, tensor<1x2x6x8xf32> -> tensor<1x2x6x8xf32>
+// CHECK: seqpar.attention_block {{.*}} : tensor<1x1x6x8xf32>, tensor<1x1x4x8xf32>
+// CHECK: seqpar.attention_block {{.*}} : tensor<1x1x6x8xf32>, tensor<1x1x2x8xf32>
+// CHECK: seqpar.attention_merge
+// CHECK-NOT: seqpar.attention {{.*}} : tensor<1x2x6x8xf32>
 func.func @attention(%q: tensor<1x2x8x8xbf16>, %m: tensor<1x1x8x8xbf16>, %r: tensor<1x2x6x8xf32>) -> (tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x6x8xf32>) {
   %o = seqpar.attention %q, %q, %q {causal, scale = 0.5 : f32}
       : tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16>, tensor<1x2x8x8xbf16> -> tensor<1x2x8x8xbf16>
