@@ -11,7 +11,11 @@
 //   Iterations of the two alternate, in alternating order; each call is
 //   preceded by the same MPI_Barrier; the time of an iteration is the max
 //   over ranks; the median over iterations
-//   is reported. Builds without MPI have no host mode.
+//   is reported. Without --iters, each collective and size runs enough
+//   iterations to last about kHostSeconds (at least 21, at most 2001, from
+//   the warm-up's pace, the same count on every rank): a 40 us collective's
+//   median over 21 samples moved by several percent from run to run.
+//   Builds without MPI have no host mode.
 //
 // Device mode (--device; NCCL builds only): the runtime's all-gather,
 //   reduce-scatter, all-reduce, all-to-all and shift on cudaMalloc'd f32
@@ -34,6 +38,7 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -101,13 +106,19 @@ std::string sizeString(int64_t bytes) {
   return std::to_string(bytes >> 10) + " KiB";
 }
 
+/// Seconds the timed iterations of one host collective and size take
+/// together (both forms) when --iters is not given.
+constexpr double kHostSeconds = 0.25;
+constexpr int kMinHostIters = 21, kMaxHostIters = 2001;
+
 void usage() {
   std::printf(
       "usage: mpirun -np N seqpar-runtime-bench [--sizes-mib=1,16 | "
       "--sizes-kib=4,64] [--iters=K] [--warmup=W] [--device]\n"
       "  host (default): runtime all-gather / reduce-scatter / all-reduce "
       "(f32, blocking) vs MPI_Allgather / MPI_Reduce_scatter_block / "
-      "MPI_Allreduce\n"
+      "MPI_Allreduce; without --iters, 21 to 2001 iterations per size, "
+      "about 0.25 s of them\n"
       "  --device: each collective on CUDA device buffers vs the same NCCL "
       "calls made directly (NCCL builds; default sizes 64,256,1024 MiB)\n");
 }
@@ -121,12 +132,19 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
   check(rt.runOnMpiThread([&] { MPI_Comm_dup(MPI_COMM_WORLD, &direct); }),
         "MPI_Comm_dup");
   if (rank == 0) {
+    char count[96];
+    if (iters > 0)
+      std::snprintf(count, sizeof count, "%d iterations", iters);
+    else
+      std::snprintf(count, sizeof count,
+                    "iterations of about %.2f s per size (%d to %d)",
+                    kHostSeconds, kMinHostIters, kMaxHostIters);
     std::printf("seqpar-runtime-bench: host buffers, f32, blocking, %d ranks, "
-                "%d iterations after %d warm-up (median of per-iteration max "
-                "over ranks)\n",
-                t, iters, warmup);
-    std::printf("%-15s %9s %14s %14s %12s\n", "collective", "size", "mpi_ms",
-                "runtime_ms", "mpi/runtime");
+                "%s after %d warm-up (median of per-iteration max over "
+                "ranks)\n",
+                t, count, warmup);
+    std::printf("%-15s %9s %14s %14s %12s %6s\n", "collective", "size",
+                "mpi_ms", "runtime_ms", "mpi/runtime", "iters");
   }
   int status = 0;
   const char *names[] = {"all_gather", "reduce_scatter", "all_reduce"};
@@ -161,8 +179,8 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
           MPI_Allreduce(fullBuf.data(), sumBuf.data(), (int)full, MPI_FLOAT,
                         MPI_SUM, direct);
       };
-      std::vector<double> tRt, tMpi;
-      for (int it = 0; it < warmup + iters; ++it) {
+      // Iteration `it` of both forms: (direct MPI s, runtime s).
+      auto iteration = [&](int it) {
         double dm = 0, dr = 0;
         auto timeDirect = [&] {
           check(rt.runOnMpiThread([&] {
@@ -189,17 +207,35 @@ int runHost(Runtime &rt, Communicator *comm, const std::vector<int64_t> &sizes,
           timeDirect();
           timeRuntime();
         }
-        if (it >= warmup) {
-          tMpi.push_back(dm);
-          tRt.push_back(dr);
-        }
+        return std::pair<double, double>(dm, dr);
+      };
+      double warmed = 0;
+      for (int it = 0; it < warmup; ++it) {
+        auto [dm, dr] = iteration(it);
+        warmed += dm + dr;
+      }
+      int count = iters;
+      if (count <= 0) {
+        // From the slowest rank's warm-up pace, so every rank agrees; no
+        // warm-up, no pace: the fewest.
+        double pace = maxOverRanks(rt, {warmed / std::max(warmup, 1)})[0];
+        count = kMinHostIters;
+        if (pace > 0)
+          count = static_cast<int>(std::clamp<double>(
+              std::ceil(kHostSeconds / pace), kMinHostIters, kMaxHostIters));
+      }
+      std::vector<double> tRt, tMpi;
+      for (int it = warmup; it < warmup + count; ++it) {
+        auto [dm, dr] = iteration(it);
+        tMpi.push_back(dm);
+        tRt.push_back(dr);
       }
       double mMpi = median(maxOverRanks(rt, tMpi));
       double mRt = median(maxOverRanks(rt, tRt));
       if (rank == 0)
-        std::printf("%-15s %9s %14.4f %14.4f %12.3f\n", names[kind],
+        std::printf("%-15s %9s %14.4f %14.4f %12.3f %6d\n", names[kind],
                     sizeString(bytes).c_str(), mMpi * 1e3, mRt * 1e3,
-                    mMpi / mRt);
+                    mMpi / mRt, count);
     }
   }
   if (rank == 0)
@@ -393,9 +429,16 @@ int main(int argc, char **argv) {
       sizes = parseSizes(a + 12, 1 << 20);
     else if (!std::strncmp(a, "--sizes-kib=", 12))
       sizes = parseSizes(a + 12, 1 << 10);
-    else if (!std::strncmp(a, "--iters=", 8))
+    else if (!std::strncmp(a, "--iters=", 8)) {
       iters = std::atoi(a + 8);
-    else if (!std::strncmp(a, "--warmup=", 9))
+      if (iters < 1) {
+        std::fprintf(stderr,
+                     "seqpar-runtime-bench: --iters=%s: expected a "
+                     "positive number of iterations\n",
+                     a + 8);
+        return 2;
+      }
+    } else if (!std::strncmp(a, "--warmup=", 9))
       warmup = std::atoi(a + 9);
     else if (!std::strcmp(a, "-h") || !std::strcmp(a, "--help")) {
       usage();
@@ -415,8 +458,9 @@ int main(int argc, char **argv) {
   if (sizes.empty())
     sizes = device ? std::vector<int64_t>{64 << 20, 256 << 20, int64_t(1) << 30}
                    : std::vector<int64_t>{1 << 20, 16 << 20};
-  if (iters <= 0)
-    iters = device ? 10 : 21;
+  // Host mode without --iters: a count per size (runHost).
+  if (iters <= 0 && device)
+    iters = 10;
 #ifndef SEQPAR_BENCH_HAVE_CUDA
   if (device) {
     std::printf("seqpar-runtime-bench --device: this build has no NCCL/CUDA "
