@@ -94,7 +94,8 @@ LogicalResult mlir::seqpar::checkUlyssesHeads(AttentionOp op, int64_t numRanks,
   if (heads % numRanks == 0 && kvHeads % numRanks == 0)
     return success();
   // Heads are this rank's: a TP program has already split them over t.
-  return op.emitError() << "ulysses needs this rank's query heads (" << heads
+  return emitError(op.getLoc())
+         << "ulysses needs this rank's query heads (" << heads
                         << ") and key/value heads (" << kvHeads
                         << ") divisible by the " << numRanks
                         << " Ulysses ranks; " << fallback;

@@ -4,6 +4,8 @@
 // RUN: not seqpar-opt %s -split-input-file --seqpar-context-parallel="load-balance=random" 2>&1 | FileCheck %s --check-prefix=BALANCE
 
 // ULYSSES: error: ulysses needs this rank's query heads (4) and key/value heads (1) divisible by the 2 Ulysses ranks; use strategy=ring or all-gather (seqpar-pipeline: cp-strategy=)
+// The error is located, not followed by a dump of the attention.
+// ULYSSES-NOT: see current operation
 // ULYSSES: error: ulysses needs this rank's query heads (4) and key/value heads (2) divisible by the 4 Ulysses ranks; use strategy=ring, all-gather or hybrid with Ulysses ranks dividing both (seqpar-pipeline: cp-strategy=)
 // STRATEGY: for the --strategy option: Cannot find option named 'tree'!
 // BALANCE: for the --load-balance option: Cannot find option named 'random'!
