@@ -410,11 +410,11 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
   let summary = "Split attention over key/value tiles merged by their LSEs";
   let description = [{
     Every `seqpar.attention_block` with more than `kv-tile` keys becomes an
-    `scf.for` over key/value tiles: each iteration an
-    `attention_block` of the queries against `kv-tile` keys (and their
-    positions), merged into the running (out, row max, row sum) by
-    `seqpar.attention_merge` (the rule of docs/semantics.md §4.3 with the LSE in two parts,
-    i.e. an online softmax), starting from out = 0, row max = -inf,
+    `scf.for` over key/value tiles: each iteration an `attention_block` of
+    the queries against `kv-tile` keys (and their positions), merged into
+    the running (out, row max, row sum) by `seqpar.attention_merge` (the
+    rule of docs/semantics.md §4.3 with the LSE in two parts, i.e. an
+    online softmax), starting from out = 0, row max = -inf,
     row sum = 0; a mask's key columns are sliced with the tile. A
     `seqpar.attention` (f32, f16 or bf16) with more keys is first written
     as one block over positions 0.. (finished in its type: NaN on rows
@@ -427,9 +427,9 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     over its K/V heads g, each iteration the block of the r = a / a_kv query
     heads of group g against K/V head g (heads are independent). With
     `q-tile`, a forward block with more queries is then a loop over query
-    tiles of `q-tile` rows (rows are independent),
-    each the key-tile loop above: every scores tensor is then
-    [b, r, q-tile, kv-tile], small enough to stay in cache.
+    tiles of `q-tile` rows (rows are independent), each the key-tile loop
+    above: every scores tensor is then [b, r, q-tile, kv-tile], small
+    enough to stay in cache.
     A causal `seqpar.attention` (positions 0.., s = s_kv) becomes a loop
     over query tiles (of `q-tile` rows, or of `kv-tile` without it), each
     over keys [0, end of the query tile) only: tiles of `kv-tile` keys up to
@@ -438,9 +438,10 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     merge as the empty partial, are not computed (about half the work at
     long sequences); those wholly in its past are blocks without `causal`.
     The backward likewise: a `seqpar.attention_block_backward` with more
-    than `backward-tile` (else `kv-tile`) queries or keys becomes a loop over its K/V heads (when several) and, in each, loops
-    over query tiles and, inside, key tiles, each a block backward of at
-    most `backward-tile` x `backward-tile` (the rows' global LSE makes every
+    than `backward-tile` (else `kv-tile`) queries or keys becomes a loop
+    over its K/V heads (when several) and, in each, loops over query tiles
+    and, inside, key tiles, each a block backward of at most
+    `backward-tile` x `backward-tile` (the rows' global LSE makes every
     tile's gradients the block's restricted to it, docs/semantics.md §4.7):
     a query tile's dQ sums over its key tiles, a key tile's dK and dV
     accumulate over the query tiles. A causal block's key tiles wholly in a
@@ -487,9 +488,8 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
            "backward included; negative is an error)">,
     Option<"qTile", "q-tile", "int64_t", /*default=*/"0",
            "Queries per tile of forward blocks with more queries; 0: rows "
-           "stay whole, except that a causal "
-           "attention is tiled by kv-tile for the causal skip (negative is "
-           "an error)">,
+           "stay whole, except that a causal attention is tiled by kv-tile "
+           "for the causal skip (negative is an error)">,
     Option<"backwardTile", "backward-tile", "int64_t", /*default=*/"0",
            "Queries and keys per tile of backward blocks (0: kv-tile; "
            "with kv-tile=0 nothing is tiled; negative is an error)">
