@@ -459,7 +459,9 @@ def TileAttention : Pass<"seqpar-tile-attention"> {
     each piece is tiled as above. A causal block over positions 0.. peels
     into rows [0, m) against keys [0, m) (the later keys are in their
     future), rows [m, n) against keys [0, m) without `causal` (all in their
-    past) and rows [m, n) against keys [m, n), causal.
+    past) and rows [m, n) against keys [m, n), causal; these are peeled in
+    turn, so the rows after m run in query tiles and their diagonal skips
+    its future.
     Runs in `seqpar-lower-to-llvm` before `seqpar-decompose-attention`.
 
     Before (`kv-tile=4`):

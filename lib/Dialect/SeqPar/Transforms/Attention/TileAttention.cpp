@@ -775,19 +775,30 @@ AttentionBlockBackwardOp buildBlockBackwardPiece(OpBuilder &b, Location loc,
 }
 
 /// One block of a peeled block (forward or backward), and whether it is
-/// causal over positions 0.. with s = s_kv, as its tiling needs to know.
+/// a causal square whose queries and keys share their positions (0.., or
+/// the range [m, n) of a peeled one): the causal skip's tiling needs to
+/// know, since it reads the future from the tile indices.
 template <typename BlockOp> struct Piece {
   BlockOp op;
   bool causalFromZero;
 };
 
-/// The rows and keys that a causal block over positions 0.. (s = s_kv = n)
+/// The (query, key) tiles of the causal skip (tileCausalBlock) for the
+/// options `qTile` and `kTile`: query tiles of `qTile` (of `kTile` when 0)
+/// and key tiles of `kTile` when the query tile divides it, else of the
+/// query tile.
+std::pair<int64_t, int64_t> causalTiles(int64_t qTile, int64_t kTile) {
+  int64_t q = qTile > 0 ? qTile : kTile;
+  return {q, kTile % q == 0 ? kTile : q};
+}
+
+/// The rows and keys that a causal square over shared positions (n rows)
 /// splits into when `n` is not a multiple of `tile`: with m the largest
 /// multiple, rows [0, m) against keys [0, m) (keys from m on are in the
 /// future of every one of those rows: their partial is the empty one, their
-/// gradients zero), causal over positions 0..; rows [m, n) against keys
-/// [0, m), all in their past: not causal; and rows [m, n) against keys
-/// [m, n), causal. Empty when `n` needs no peeling.
+/// gradients zero), again such a square; rows [m, n) against keys [0, m),
+/// all in their past: not causal; and rows [m, n) against keys [m, n),
+/// a causal square over shared positions. Empty when `n` needs no peeling.
 struct FromZeroPeel {
   Extent head, tail;
 };
@@ -802,11 +813,13 @@ std::optional<FromZeroPeel> peelFromZero(int64_t n, int64_t tile) {
 /// keys a multiple of `kTile` or fewer, so that the tiling below covers a
 /// block of any length, not only multiples of the tiles: rows are
 /// independent (their pieces are written side by side) and a row's key
-/// pieces merge by their LSE (docs/semantics.md §4.3). A causal block over
-/// positions 0.. (`causalFromZero`) peels as peelFromZero says, for the key
-/// tile (its query tiles divide it), or for the query tile when it has
-/// no more keys than a key tile. Returns the pieces (`op` itself when it
-/// needs none); `op` is replaced.
+/// pieces merge by their LSE (docs/semantics.md §4.3). A causal square
+/// over shared positions (`causalFromZero`) peels as peelFromZero says,
+/// for the causal skip's key tile (causalTiles), or its query tile when it
+/// has no more rows than a key tile; its pieces are peeled in turn, so
+/// that the rows after m are query tiles too and their diagonal skips its
+/// future. Returns the pieces (`op` itself when it needs none); `op` is
+/// replaced.
 SmallVector<Piece<AttentionBlockOp>> peelBlock(AttentionBlockOp op,
                                                int64_t qTile, int64_t kTile,
                                                bool causalFromZero) {
@@ -818,15 +831,15 @@ SmallVector<Piece<AttentionBlockOp>> peelBlock(AttentionBlockOp op,
   // Each row range's partial and its first row.
   SmallVector<std::pair<AttentionPartial, int64_t>> rowPartials;
   if (causalFromZero) {
-    std::optional<FromZeroPeel> peel =
-        peelFromZero(rows, rows > kTile ? kTile : qTile);
+    auto [q, k] = causalTiles(qTile, kTile);
+    std::optional<FromZeroPeel> peel = peelFromZero(rows, rows > k ? k : q);
     if (!peel)
       return {{op, true}};
     auto [head, tail] = *peel;
     AttentionBlockOp square = buildBlockPiece(b, loc, op, head, head, true);
     AttentionBlockOp past = buildBlockPiece(b, loc, op, tail, head, false);
     AttentionBlockOp diagonal = buildBlockPiece(b, loc, op, tail, tail, true);
-    pieces = {{square, true}, {past, false}, {diagonal, false}};
+    pieces = {{square, true}, {past, false}, {diagonal, true}};
     rowPartials.push_back({AttentionPartial::of(square), head.begin});
     rowPartials.push_back(
         {buildAttentionMerge(b, loc, AttentionPartial::of(past),
@@ -859,7 +872,11 @@ SmallVector<Piece<AttentionBlockOp>> peelBlock(AttentionBlockOp op,
   }
   op->replaceAllUsesWith(results);
   op->erase();
-  return pieces;
+  // Each piece is shorter than `op` in the dims it splits: this ends.
+  SmallVector<Piece<AttentionBlockOp>> leaves;
+  for (auto [piece, fromZero] : pieces)
+    llvm::append_range(leaves, peelBlock(piece, qTile, kTile, fromZero));
+  return leaves;
 }
 
 /// peelBlock for a block backward, square tiles of `tile`: a row range's
@@ -1015,22 +1032,21 @@ struct TileAttentionPass
     // (s = s_kv) skips the key tiles in each query tile's future.
     auto tilePiece = [&](AttentionBlockOp block, bool causalFromZero) {
       int64_t rows = extent(block.getQuery(), 2);
-      int64_t q = tileFor(rows, qTile), k = tileFor(extent(block.getKey(), 2),
-                                                    kvTile);
       if (causalFromZero) {
-        // Without query tiles of its own the causal skip tiles the rows as
-        // the keys; the diagonal tiles are query tiles.
-        if (q == rows)
-          q = k;
-        if (k % q != 0)
-          k = q;
+        // peelBlock made the rows a multiple of the causal key tile, or of
+        // its query tile when no longer than a key tile.
+        auto [q, k] = causalTiles(qTile, kvTile);
+        q = tileFor(rows, q);
+        k = tileFor(rows, k);
         if (q < rows) {
-          tileCausalBlock(block, q, k);
+          tileCausalBlock(block, q, k % q == 0 ? k : q);
           ++numCausalSkipping;
           ++numTiled;
-          return;
         }
+        return;
       }
+      int64_t q = tileFor(rows, qTile),
+              k = tileFor(extent(block.getKey(), 2), kvTile);
       if (q == rows && k == extent(block.getKey(), 2))
         return; // one tile
       tileBlock(block, q, k);

@@ -1,4 +1,5 @@
 // RUN: seqpar-opt %s -split-input-file --seqpar-tile-attention="kv-tile=4 q-tile=4 backward-tile=4" | FileCheck %s
+// RUN: seqpar-opt %s -split-input-file --seqpar-tile-attention="kv-tile=8 q-tile=2" | FileCheck %s --check-prefix=PEELED
 
 // Tests that a block whose length the tile does not divide is peeled into
 // pieces that are multiples of the tile or shorter, and the pieces tiled.
@@ -81,4 +82,28 @@ func.func @backward(%q: tensor<1x1x10x8xf32>, %o: tensor<1x1x10x8xf32>, %do: ten
   %dq, %dk, %dv = seqpar.attention_backward %q, %q, %q, %o, %do {causal, scale = 0.5 : f32}
       : tensor<1x1x10x8xf32>, tensor<1x1x10x8xf32>, tensor<1x1x10x8xf32> -> tensor<1x1x10x8xf32>, tensor<1x1x10x8xf32>
   return %dq, %dk, %dv : tensor<1x1x10x8xf32>, tensor<1x1x10x8xf32>, tensor<1x1x10x8xf32>
+}
+
+// -----
+
+// The pieces are peeled in turn: of 14 causal tokens in key tiles of 8 and
+// query tiles of 2, rows [8, 14) against keys [0, 8) are query tiles of 2
+// (not 6 rows at once), and rows [8, 14) against keys [8, 14), a causal
+// square over shared positions, are tiled with the causal skip: query
+// tiles of 2, each over the keys up to its own last one. Before, both
+// were whole blocks of 6 rows, the diagonal computing its future.
+// PEELED-LABEL: func.func @causal_tail
+// PEELED: scf.for {{.*}} -> (tensor<1x1x8x8xf32>, tensor<1x1x8xf32>, tensor<1x1x8xf32>)
+// PEELED: scf.for %{{.*}} = %{{.*}} to %[[SIX:.*]] step %[[TWO:.*]] iter_args({{.*}}) -> (tensor<1x1x6x8xf32>, tensor<1x1x6xf32>, tensor<1x1x6xf32>)
+// PEELED: seqpar.attention_block {{.*}} {scale = 5.000000e-01 : f32} : tensor<1x1x2x8xf32>, tensor<1x1x8x8xf32>
+// PEELED: scf.for %[[Q:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (tensor<1x1x6x8xf32>, tensor<1x1x6xf32>, tensor<1x1x6xf32>)
+// PEELED: %[[END:.*]] = arith.addi %[[Q]], %{{.*}} : index
+// PEELED: scf.for %{{.*}} = %{{.*}} to %[[END]] step %{{.*}} iter_args(
+// PEELED: seqpar.attention_block {{.*}} {causal, scale = 5.000000e-01 : f32} : tensor<1x1x2x8xf32>, tensor<1x1x2x8xf32>
+// PEELED-NOT: seqpar.attention_block {{.*}} : tensor<1x1x6x8xf32>
+// PEELED: return
+func.func @causal_tail(%q: tensor<1x1x14x8xf32>) -> tensor<1x1x14x8xf32> {
+  %o = seqpar.attention %q, %q, %q {causal, scale = 0.5 : f32}
+      : tensor<1x1x14x8xf32>, tensor<1x1x14x8xf32>, tensor<1x1x14x8xf32> -> tensor<1x1x14x8xf32>
+  return %o : tensor<1x1x14x8xf32>
 }
