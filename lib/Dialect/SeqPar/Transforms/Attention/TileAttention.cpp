@@ -721,25 +721,38 @@ Value concatDim2(OpBuilder &b, Location loc, Type type,
   return whole;
 }
 
+/// The operands a block and a block backward share, restricted to `rows`
+/// and `keys` (the mask's rows and columns with them).
+struct PieceOperands {
+  Value query, key, value, qPositions, kvPositions, mask;
+};
+template <typename BlockOp>
+PieceOperands slicePieceOperands(OpBuilder &b, Location loc, BlockOp op,
+                                 Extent rows, Extent keys) {
+  PieceOperands sliced;
+  // Separate statements: argument evaluation order would order them.
+  sliced.query = sliceRange(b, loc, op.getQuery(), 2, rows);
+  sliced.key = sliceRange(b, loc, op.getKey(), 2, keys);
+  sliced.value = sliceRange(b, loc, op.getValue(), 2, keys);
+  sliced.qPositions = sliceRange(b, loc, op.getQPositions(), 0, rows);
+  sliced.kvPositions = sliceRange(b, loc, op.getKvPositions(), 0, keys);
+  sliced.mask =
+      sliceRange(b, loc, sliceRange(b, loc, op.getMask(), 2, rows), 3, keys);
+  return sliced;
+}
+
 /// The block `op` restricted to its `rows` and `keys` (their positions and
 /// mask with them), causal only when `causal`.
 AttentionBlockOp buildBlockPiece(OpBuilder &b, Location loc,
                                  AttentionBlockOp op, Extent rows, Extent keys,
                                  bool causal) {
-  // Separate statements: argument evaluation order would order them.
-  Value query = sliceRange(b, loc, op.getQuery(), 2, rows);
-  Value key = sliceRange(b, loc, op.getKey(), 2, keys);
-  Value value = sliceRange(b, loc, op.getValue(), 2, keys);
-  Value qPositions = sliceRange(b, loc, op.getQPositions(), 0, rows);
-  Value kvPositions = sliceRange(b, loc, op.getKvPositions(), 0, keys);
-  Value mask =
-      sliceRange(b, loc, sliceRange(b, loc, op.getMask(), 2, rows), 3, keys);
+  PieceOperands in = slicePieceOperands(b, loc, op, rows, keys);
   auto piece = AttentionBlockOp::create(
       b, loc, withDim2(op.getOut().getType(), rows.size),
       withDim2(op.getRowMax().getType(), rows.size),
-      withDim2(op.getRowSum().getType(), rows.size), query, key, value,
-      qPositions, kvPositions, mask, op.getHeadOffset(), op.getScaleAttr(),
-      causal ? op.getCausalAttr() : UnitAttr());
+      withDim2(op.getRowSum().getType(), rows.size), in.query, in.key, in.value,
+      in.qPositions, in.kvPositions, in.mask, op.getHeadOffset(),
+      op.getScaleAttr(), causal ? op.getCausalAttr() : UnitAttr());
   // The piece's global positions key its dropout: the block's.
   cloneAttentionDropout(op.getDropout(), piece.getDropout());
   return piece;
@@ -751,24 +764,18 @@ AttentionBlockBackwardOp buildBlockBackwardPiece(OpBuilder &b, Location loc,
                                                  AttentionBlockBackwardOp op,
                                                  Extent rows, Extent keys,
                                                  bool causal) {
+  PieceOperands in = slicePieceOperands(b, loc, op, rows, keys);
   // Separate statements: argument evaluation order would order them.
-  Value query = sliceRange(b, loc, op.getQuery(), 2, rows);
-  Value key = sliceRange(b, loc, op.getKey(), 2, keys);
-  Value value = sliceRange(b, loc, op.getValue(), 2, keys);
   Value outGrad = sliceRange(b, loc, op.getOutGrad(), 2, rows);
   Value out = sliceRange(b, loc, op.getOut(), 2, rows);
   Value rowMax = sliceRange(b, loc, op.getRowMax(), 2, rows);
   Value rowSum = sliceRange(b, loc, op.getRowSum(), 2, rows);
-  Value qPositions = sliceRange(b, loc, op.getQPositions(), 0, rows);
-  Value kvPositions = sliceRange(b, loc, op.getKvPositions(), 0, keys);
-  Value mask =
-      sliceRange(b, loc, sliceRange(b, loc, op.getMask(), 2, rows), 3, keys);
   auto piece = AttentionBlockBackwardOp::create(
       b, loc, withDim2(op.getQueryGrad().getType(), rows.size),
       withDim2(op.getKeyGrad().getType(), keys.size),
-      withDim2(op.getValueGrad().getType(), keys.size), query, key, value,
-      outGrad, out, rowMax, rowSum, qPositions, kvPositions, mask,
-      op.getHeadOffset(), op.getScaleAttr(),
+      withDim2(op.getValueGrad().getType(), keys.size), in.query, in.key,
+      in.value, outGrad, out, rowMax, rowSum, in.qPositions, in.kvPositions,
+      in.mask, op.getHeadOffset(), op.getScaleAttr(),
       causal ? op.getCausalAttr() : UnitAttr());
   cloneAttentionDropout(op.getDropout(), piece.getDropout());
   return piece;
