@@ -566,7 +566,6 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
         ob, l, ob.getZeroAttr(shaped.getElementType()));
     return linalg::FillOp::create(ob, l, zero, init).getResult(0);
   };
-  auto add = addInPlace;
   auto queryGradType = cast<RankedTensorType>(op.getQueryGrad().getType());
   int64_t queries = queryGradType.getDimSize(2);
   int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
@@ -626,10 +625,10 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
                   // The tile's global positions key its dropout: the block's.
                   cloneAttentionDropout(op.getDropout(), part.getDropout());
                   auto accumulate = [&](Value whole, Value piece) {
-                    Value sum = add(gb, gl, colsOf(whole, 2), piece);
+                    Value sum = addInPlace(gb, gl, colsOf(whole, 2), piece);
                     return insertAlong(gb, gl, sum, whole, 2, k0);
                   };
-                  return {add(gb, gl, inner[0], part.getQueryGrad()),
+                  return {addInPlace(gb, gl, inner[0], part.getQueryGrad()),
                           accumulate(inner[1], part.getKeyGrad()),
                           accumulate(inner[2], part.getValueGrad())};
                 };
@@ -897,8 +896,9 @@ peelBlockBackward(AttentionBlockBackwardOp op, int64_t tile,
   Location loc = op.getLoc();
   int64_t rows = cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
   int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
-  // (rows, keys, causal, causal from zero) of each piece.
-  SmallVector<std::tuple<Extent, Extent, bool, bool>> layout;
+  // (row range index, key range index, causal, causal from zero) of each
+  // piece.
+  SmallVector<std::tuple<size_t, size_t, bool, bool>> layout;
   SmallVector<Extent, 2> rowRanges, keyRanges;
   if (causalFromZero) {
     std::optional<FromZeroPeel> peel = peelFromZero(rows, tile);
@@ -906,17 +906,15 @@ peelBlockBackward(AttentionBlockBackwardOp op, int64_t tile,
       return {{op, true}};
     auto [head, tail] = *peel;
     rowRanges = keyRanges = {head, tail};
-    layout = {{head, head, true, true},
-              {tail, head, false, false},
-              {tail, tail, true, false}};
+    layout = {{0, 0, true, true}, {1, 0, false, false}, {1, 1, true, false}};
   } else {
     rowRanges = splitForTiles(rows, tile);
     keyRanges = splitForTiles(keys, tile);
     if (rowRanges.size() == 1 && keyRanges.size() == 1)
       return {{op, false}};
-    for (Extent rowRange : rowRanges)
-      for (Extent keyRange : keyRanges)
-        layout.push_back({rowRange, keyRange, op.getCausal(), false});
+    for (size_t i = 0; i < rowRanges.size(); ++i)
+      for (size_t k = 0; k < keyRanges.size(); ++k)
+        layout.push_back({i, k, op.getCausal(), false});
   }
   SmallVector<Piece<AttentionBlockBackwardOp>> pieces;
   // The running sums of each row range's dQ and each key range's dK, dV.
@@ -925,17 +923,11 @@ peelBlockBackward(AttentionBlockBackwardOp op, int64_t tile,
   auto accumulate = [&](Value &sum, Value piece) {
     sum = sum ? addInPlace(b, loc, sum, piece) : piece;
   };
-  auto indexOf = [](ArrayRef<Extent> ranges, Extent range) {
-    return llvm::find_if(ranges,
-                         [&](Extent r) { return r.begin == range.begin; }) -
-           ranges.begin();
-  };
-  for (auto [rowRange, keyRange, causal, fromZero] : layout) {
+  for (auto [i, k, causal, fromZero] : layout) {
     AttentionBlockBackwardOp piece =
-        buildBlockBackwardPiece(b, loc, op, rowRange, keyRange, causal);
+        buildBlockBackwardPiece(b, loc, op, rowRanges[i], keyRanges[k], causal);
     pieces.push_back({piece, fromZero});
-    accumulate(queryGrads[indexOf(rowRanges, rowRange)], piece.getQueryGrad());
-    int64_t k = indexOf(keyRanges, keyRange);
+    accumulate(queryGrads[i], piece.getQueryGrad());
     accumulate(keyGrads[k], piece.getKeyGrad());
     accumulate(valueGrads[k], piece.getValueGrad());
   }
