@@ -76,11 +76,14 @@ double monotonicSeconds();
 /// of the time since reset, at most 1 ms. The sleep grows exponentially, a
 /// rank that waits for long polls about once per millisecond, and an
 /// operation that completes while the thread sleeps is seen at most ~1/16
-/// later.
+/// later. Time a poll spends working inside MPI (a large message copied in
+/// one MPI_Test call) is not waiting: exclude() it.
 class Backoff {
 public:
   static constexpr double kSpinSeconds = 1e-3;
   void reset() { since_ = monotonicSeconds(); }
+  /// Counts `seconds` (spent inside a poll) as not waited.
+  void exclude(double seconds) { since_ += seconds; }
   /// Seconds to sleep before the next poll; 0: poll again at once.
   double next() const;
   /// Sleeps for next() (returns at once while spinning).
