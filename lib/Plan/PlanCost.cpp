@@ -27,8 +27,8 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // for matmuls and flash attention; elementwise ops are bound by HBM (3.35
   // / 4.8 TB/s, about 2 bytes moved per FLOP). NVLink 4: 450 GB/s one way
   // per GPU, 80% reached by NCCL; InfiniBand NDR: 400 Gb/s per GPU.
-  Hardware h100{"h100", 600e12, 1.6e12, 80e9, 8,      3e-6,
-                360e9,  10e-6,  40e9,   0,    0, 3.35e12};
+  Hardware h100{"h100", 600e12, 1.6e12, 80e9, 8, 3e-6, 360e9, 10e-6, 40e9};
+  h100.memoryBandwidth = 3.35e12; // flash attention: no score tiles
   if (name == "h100")
     return h100;
   if (name == "h200") {
@@ -43,10 +43,14 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // ranks exchanging through shared memory (bench/run_runtime_bench.sh);
   // one core streams about 10 GB/s from DRAM (an assumption, not measured:
   // the machine is shared).
-  if (name == "cpu")
-    return Hardware{"cpu",  40e9, 1e9,  8.0 * (1 << 30),        2,
-                    5e-6,   4e9,  5e-6, 4e9, kDefaultAttentionQTile,
-                    kDefaultAttentionKvTile, 10e9};
+  if (name == "cpu") {
+    Hardware cpu{"cpu", 40e9, 1e9, 8.0 * (1 << 30), 2, 5e-6, 4e9, 5e-6, 4e9};
+    cpu.attentionQueryTile = kDefaultAttentionQTile;
+    cpu.attentionTile = kDefaultAttentionKvTile;
+    cpu.attentionBackwardTile = kDefaultAttentionBackwardTile;
+    cpu.memoryBandwidth = 10e9;
+    return cpu;
+  }
   return std::nullopt;
 }
 
@@ -382,6 +386,9 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
                                          : 1;
   double ring = c / u;
   bool keepKV = cfg.keepKV && ring > 1;
+  // Ring steps (ring, hybrid) attend one received K/V block at a time;
+  // all-gather attends the gathered K/V as one block.
+  bool ringSteps = ring > 1 && cfg.strategy != "all-gather";
   // One K or V block of this rank (a hybrid ring moves u s_l tokens of
   // a_kv'/u heads: the same count), at e bytes and in f32 (the backward's
   // dK, dV accumulators, docs/context-parallelism.md).
@@ -431,19 +438,30 @@ static PlanCost evaluate(const ModelShape &shape, const PlanConfig &cfg,
     workspace = kvChunk * c;
   if (u > 1) // the all-to-all outputs: Q, K, V, and O before it goes back
     workspace += tokens * (2 * heads + 2 * kvHeads) * d * e;
-  if (ring > 1) // a K/V chunk in flight, f32 output and LSE accumulators
+  if (ringSteps) // a K/V chunk in flight, f32 output and LSE accumulators
     workspace += 2 * kvChunk + tokens * heads * (d + 1) * 4;
   if (hw.attentionTile > 0) {
-    // Scores of one tile of this rank's queries (Ulysses: a/c heads of all
-    // s, the same count) against one tile of the keys a step sees; tiles
-    // are taken per K/V head, so one group's query heads.
-    double keys = ring > 1 ? sl * u : sPadded;
-    double queries = hw.attentionQueryTile > 0
-                         ? std::min<double>(hw.attentionQueryTile, tokens)
-                         : tokens;
+    // Scores of one tile of this rank's queries against one tile of the
+    // keys a step sees: [b, r, q tile, kv tile] f32, r the query heads of
+    // one K/V head (tiles are taken per K/V head). Per head a rank's
+    // attention has s_l query rows (Ulysses: u s_l, all s of a/u heads).
+    double rows = sl * u;
+    double keys = ringSteps ? sl * u : sPadded;
     double groupHeads = kvHeads > 1 ? heads / kvHeads : heads;
-    workspace +=
-        2 * queries * groupHeads * std::min<double>(hw.attentionTile, keys) * 4;
+    auto scoreTiles = [&](double count, int64_t queryTile, int64_t keyTile) {
+      double queries = queryTile > 0 ? std::min<double>(queryTile, rows) : rows;
+      return count * b * groupHeads * queries *
+             std::min<double>(keyTile, keys) * 4;
+    };
+    double tiles = scoreTiles(2, hw.attentionQueryTile, hw.attentionTile);
+    if (training) {
+      // The backward's P, dP and dS, square tiles live after the forward's
+      // are freed (docs/runtime-and-run.md, "Attention tiles").
+      int64_t tile = hw.attentionBackwardTile > 0 ? hw.attentionBackwardTile
+                                                  : hw.attentionTile;
+      tiles = std::max(tiles, scoreTiles(3, tile, tile));
+    }
+    workspace += tiles;
   }
   cost.transientBytes = tokens * e * liveWidth + workspace;
 

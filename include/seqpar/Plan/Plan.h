@@ -167,6 +167,10 @@ struct Hardware {
   /// [b, r, q tile, kv tile] tensors live, r the query heads of one K/V
   /// head; a q tile of 0: all queries).
   int64_t attentionQueryTile = 0, attentionTile = 0;
+  /// Queries and keys per square tile of a training backward on CPUs
+  /// (seqpar-lower-to-llvm's attention-backward-tile: three f32 [b, r,
+  /// tile, tile] tensors live, P, dP and dS); 0: attentionTile.
+  int64_t attentionBackwardTile = 0;
   /// Bytes per second one device reads from its memory (HBM, DRAM): the
   /// bound of a decode step, which reads every weight and its KV cache for
   /// a few tokens.
