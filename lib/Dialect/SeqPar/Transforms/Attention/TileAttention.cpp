@@ -43,6 +43,16 @@ Value insertAlong(OpBuilder &b, Location loc, Value part, Value whole,
                                        strides);
 }
 
+/// `size` elements of `value` from `offset` along `axis`; `value` as it is
+/// when it is null or the axis is a broadcast one (size 1: a mask's rows,
+/// columns or heads follow the tiles unless broadcast).
+Value sliceUnlessBroadcast(OpBuilder &b, Location loc, Value value,
+                           int64_t axis, OpFoldResult offset, int64_t size) {
+  if (!value || cast<RankedTensorType>(value.getType()).getDimSize(axis) == 1)
+    return value;
+  return SequenceShardBuilder::sliceAlong(b, loc, value, axis, offset, size);
+}
+
 /// x + y written over x: running sums accumulate in place, not into a new
 /// buffer copied back (bufferization reuses x's for an elementwise op).
 Value addInPlace(OpBuilder &b, Location loc, Value x, Value y) {
@@ -164,11 +174,7 @@ scf::ForOp buildKeyTileLoop(OpBuilder &b, Location loc, AttentionBlockOp op,
         Value k = slice(op.getKey(), 2);
         Value v = slice(op.getValue(), 2);
         Value kvPos = slice(op.getKvPositions(), 0);
-        // A mask's key columns follow the tile (a broadcast one stays).
-        Value tileMask = mask;
-        if (tileMask &&
-            cast<RankedTensorType>(tileMask.getType()).getDimSize(3) != 1)
-          tileMask = slice(tileMask, 3);
+        Value tileMask = sliceUnlessBroadcast(nb, nloc, mask, 3, at, tile);
         auto mergeTile = [&](OpBuilder &mb, Location ml,
                              bool causal) -> SmallVector<Value> {
           // The tile's positions key its dropout: the whole block's mask.
@@ -285,21 +291,9 @@ void replaceByQueryTileLoop(AttentionBlockOp op, int64_t tile,
     // Separate statements: argument evaluation order would order them.
     Value query = rows(op.getQuery(), 2);
     Value qPositions = rows(op.getQPositions(), 0);
-    // A mask's query rows follow the tile (a broadcast one stays).
-    Value mask = op.getMask();
-    if (mask && cast<RankedTensorType>(mask.getType()).getDimSize(2) != 1)
-      mask = rows(mask, 2);
+    Value mask = sliceUnlessBroadcast(b, loc, op.getMask(), 2, at, tile);
     return body(b, loc, at, query, qPositions, mask);
   });
-}
-
-/// A K/V head group's heads [first, first + count) of `mask` (none, or
-/// one broadcast over heads, as it is).
-Value groupMask(OpBuilder &b, Location loc, Value mask, Value first,
-                int64_t count) {
-  if (!mask || cast<RankedTensorType>(mask.getType()).getDimSize(1) == 1)
-    return mask;
-  return SequenceShardBuilder::sliceAlong(b, loc, mask, 1, first, count);
 }
 
 /// The head offset of a group's block whose first query head is `first`:
@@ -347,7 +341,7 @@ AttentionBlockOp splitByKvHeads(AttentionBlockOp op) {
     Value query = heads(op.getQuery(), first, group);
     Value key = heads(op.getKey(), g, 1);
     Value value = heads(op.getValue(), g, 1);
-    Value mask = groupMask(b, loc, op.getMask(), first, group);
+    Value mask = sliceUnlessBroadcast(b, loc, op.getMask(), 1, first, group);
     Value headOffset = groupHeadOffset(b, loc, op.getHeadOffset(),
                                        !op.getDropout().empty(), first);
     part = AttentionBlockOp::create(
@@ -399,7 +393,8 @@ AttentionBlockBackwardOp splitBackwardByKvHeads(AttentionBlockBackwardOp op) {
         Value out = headsOf(op.getOut(), first, group);
         Value rowMax = headsOf(op.getRowMax(), first, group);
         Value rowSum = headsOf(op.getRowSum(), first, group);
-        Value mask = groupMask(b, loc, op.getMask(), first, group);
+        Value mask =
+            sliceUnlessBroadcast(b, loc, op.getMask(), 1, first, group);
         Value headOffset = groupHeadOffset(b, loc, op.getHeadOffset(),
                                            !op.getDropout().empty(), first);
         part = AttentionBlockBackwardOp::create(
@@ -570,9 +565,6 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
   int64_t queries = queryGradType.getDimSize(2);
   int64_t keys = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
   Value mask = op.getMask();
-  auto maskDim = [&](int64_t dim) {
-    return mask && cast<RankedTensorType>(mask.getType()).getDimSize(dim) != 1;
-  };
   SmallVector<Value> init = {
       tensor::EmptyOp::create(b, loc, queryGradType.getShape(),
                               b.getF32Type()),
@@ -591,8 +583,7 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
         Value rowMax = rowsOf(op.getRowMax(), 2);
         Value rowSum = rowsOf(op.getRowSum(), 2);
         Value qPositions = rowsOf(op.getQPositions(), 0);
-        // A mask's rows and columns follow the tiles (broadcast dims stay).
-        Value rowMask = maskDim(2) ? rowsOf(mask, 2) : mask;
+        Value rowMask = sliceUnlessBroadcast(qb, ql, mask, 2, q0, qTile);
         // Over run-time positions, the query tile's first and last.
         Value qFirst, qLast;
         if (op.getCausal() && !causalFromZero) {
@@ -611,7 +602,8 @@ void tileBlockBackward(AttentionBlockBackwardOp op, int64_t qTile,
                 Value key = colsOf(op.getKey(), 2);
                 Value value = colsOf(op.getValue(), 2);
                 Value kvPositions = colsOf(op.getKvPositions(), 0);
-                Value tileMask = maskDim(3) ? colsOf(rowMask, 3) : rowMask;
+                Value tileMask =
+                    sliceUnlessBroadcast(kb, kl, rowMask, 3, k0, kTile);
                 auto kType = cast<RankedTensorType>(key.getType());
                 auto grads = [&](OpBuilder &gb, Location gl,
                                  bool causal) -> SmallVector<Value> {
@@ -687,13 +679,11 @@ SmallVector<Extent, 2> splitForTiles(int64_t n, int64_t tile) {
 /// all of it or the axis is a broadcast one (size 1, a mask's).
 Value sliceRange(OpBuilder &b, Location loc, Value value, int64_t axis,
                  Extent range) {
-  if (!value)
+  if (value && range.begin == 0 &&
+      range.size == cast<RankedTensorType>(value.getType()).getDimSize(axis))
     return value;
-  int64_t n = cast<RankedTensorType>(value.getType()).getDimSize(axis);
-  if (n == 1 || (range.begin == 0 && range.size == n))
-    return value;
-  return SequenceShardBuilder::sliceAlong(
-      b, loc, value, axis, b.getIndexAttr(range.begin), range.size);
+  return sliceUnlessBroadcast(b, loc, value, axis, b.getIndexAttr(range.begin),
+                              range.size);
 }
 
 /// `type` with `size` along dim 2 (the rows or keys of every operand and
