@@ -336,8 +336,8 @@ METHODS = """\
 * **Runtime vs MPI**: `bench/run_runtime_bench.sh` (seqpar-runtime-bench):
   blocking f32 all-gather / reduce-scatter through the runtime against
   `MPI_Allgather` / `MPI_Reduce_scatter_block`, sizes = bytes of the full
-  tensor, median over iterations (as many as take about 0.25 s per
-  collective and size, 21 to 2001) of the max over ranks.
+  tensor, median over iterations (as many as take about 1 s per
+  collective and size, 101 to 4001) of the max over ranks.
 * Peak memory here is that of a forward-only run, not the activation
   bytes saved for backward (docs/semantics.md §6, `seqpar-report`).
 """

@@ -12,9 +12,11 @@
 //   preceded by the same MPI_Barrier; the time of an iteration is the max
 //   over ranks; the median over iterations
 //   is reported. Without --iters, each collective and size runs enough
-//   iterations to last about kHostSeconds (at least 21, at most 2001, from
+//   iterations to last about kHostSeconds (at least 101, at most 4001, from
 //   the warm-up's pace, the same count on every rank): a 40 us collective's
-//   median over 21 samples moved by several percent from run to run.
+//   median over 21 samples moved by several percent from run to run, and
+//   with a core busy a 16 MiB one is either preempted or not (2 or 6 ms),
+//   so that a median over 21-30 samples fell on either mode by chance.
 //   Builds without MPI have no host mode.
 //
 // Device mode (--device; NCCL builds only): the runtime's all-gather,
@@ -108,8 +110,8 @@ std::string sizeString(int64_t bytes) {
 
 /// Seconds the timed iterations of one host collective and size take
 /// together (both forms) when --iters is not given.
-constexpr double kHostSeconds = 0.25;
-constexpr int kMinHostIters = 21, kMaxHostIters = 2001;
+constexpr double kHostSeconds = 1.0;
+constexpr int kMinHostIters = 101, kMaxHostIters = 4001;
 
 void usage() {
   std::printf(
@@ -117,8 +119,8 @@ void usage() {
       "--sizes-kib=4,64] [--iters=K] [--warmup=W] [--device]\n"
       "  host (default): runtime all-gather / reduce-scatter / all-reduce "
       "(f32, blocking) vs MPI_Allgather / MPI_Reduce_scatter_block / "
-      "MPI_Allreduce; without --iters, 21 to 2001 iterations per size, "
-      "about 0.25 s of them\n"
+      "MPI_Allreduce; without --iters, 101 to 4001 iterations per size, "
+      "about 1 s of them\n"
       "  --device: each collective on CUDA device buffers vs the same NCCL "
       "calls made directly (NCCL builds; default sizes 64,256,1024 MiB)\n");
 }
