@@ -28,7 +28,7 @@ std::optional<Hardware> mlir::seqpar::hardwarePreset(llvm::StringRef name) {
   // / 4.8 TB/s, about 2 bytes moved per FLOP). NVLink 4: 450 GB/s one way
   // per GPU, 80% reached by NCCL; InfiniBand NDR: 400 Gb/s per GPU.
   Hardware h100{"h100", 600e12, 1.6e12, 80e9, 8, 3e-6, 360e9, 10e-6, 40e9};
-  h100.memoryBandwidth = 3.35e12; // flash attention: no score tiles
+  h100.memoryBandwidth = 3.35e12;
   if (name == "h100")
     return h100;
   if (name == "h200") {
