@@ -1024,11 +1024,12 @@ struct TileAttentionPass
       if (causalFromZero) {
         // peelBlock made the rows a multiple of the causal key tile, or of
         // its query tile when no longer than a key tile.
-        auto [q, k] = causalTiles(qTile, kvTile);
-        q = tileFor(rows, q);
-        k = tileFor(rows, k);
+        auto [qOption, kOption] = causalTiles(qTile, kvTile);
+        // Clamped to the rows, the pair follows the skip's rule again.
+        auto [q, k] =
+            causalTiles(tileFor(rows, qOption), tileFor(rows, kOption));
         if (q < rows) {
-          tileCausalBlock(block, q, k % q == 0 ? k : q);
+          tileCausalBlock(block, q, k);
           ++numCausalSkipping;
           ++numTiled;
         }
