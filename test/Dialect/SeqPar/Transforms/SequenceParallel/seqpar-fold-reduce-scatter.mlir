@@ -54,3 +54,45 @@ func.func @other_axis(%p: tensor<16x64xf32>) -> tensor<8x64xf32> {
   %s = shard.all_slice %r on @grid grid_axes = [1] slice_axis = 0 : tensor<16x64xf32> -> tensor<8x64xf32>
   return %s : tensor<8x64xf32>
 }
+
+// -----
+
+// Tests that only the pairs are rewritten: the pass is no canonicalization,
+// and a foldable op beside them is left as it was.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func @only_pairs
+// CHECK: arith.addf
+// CHECK: shard.reduce_scatter
+func.func @only_pairs(%p: tensor<16x64xf32>) -> (tensor<8x64xf32>, f32) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %sum = arith.addf %one, %zero : f32
+  %r = shard.all_reduce %p on @grid grid_axes = [0] : tensor<16x64xf32> -> tensor<16x64xf32>
+  %s = shard.all_slice %r on @grid grid_axes = [0] slice_axis = 0 : tensor<16x64xf32> -> tensor<8x64xf32>
+  return %s, %sum : tensor<8x64xf32>, f32
+}
+
+// -----
+
+// Tests that an all_slice in a branch does not fold: the reduce_scatter
+// would take its place, and ranks that take the other branch would not
+// join the collective.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func @in_branch
+// CHECK: shard.all_reduce
+// CHECK: scf.if
+// CHECK: shard.all_slice
+// CHECK-NOT: shard.reduce_scatter
+func.func @in_branch(%p: tensor<16x64xf32>, %c: i1) -> tensor<8x64xf32> {
+  %r = shard.all_reduce %p on @grid grid_axes = [0] : tensor<16x64xf32> -> tensor<16x64xf32>
+  %x = scf.if %c -> tensor<8x64xf32> {
+    %s = shard.all_slice %r on @grid grid_axes = [0] slice_axis = 0 : tensor<16x64xf32> -> tensor<8x64xf32>
+    scf.yield %s : tensor<8x64xf32>
+  } else {
+    %e = tensor.empty() : tensor<8x64xf32>
+    scf.yield %e : tensor<8x64xf32>
+  }
+  return %x : tensor<8x64xf32>
+}
