@@ -275,8 +275,9 @@ SeqParPipelineOptions::getSequenceParallelOptions() const {
 static void addSequenceParallelPasses(OpPassManager &pm,
                                       const SequenceParallelOptions &options,
                                       bool saveGathered) {
+  // The IR comes cleaned up (CanonicalizeAndCSE) and the fold makes no
+  // duplicates: no CSE before the rewrite.
   pm.addPass(createFoldReduceScatter());
-  pm.addPass(createCSEPass());
   pm.addPass(createSequenceParallel(options));
   pm.addPass(createCanonicalizeAndCSE());
   if (!saveGathered)
@@ -335,6 +336,10 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizeAndCSE());
     return;
   }
+  // CP's rewrite repeats constants and views per attention: SP reads its
+  // output cleaned up, as it reads TP's.
+  if (opts.getGrid().hasRingAxis())
+    pm.addPass(createCanonicalizeAndCSE());
   addSequenceParallelPasses(pm, opts.getSequenceParallelOptions(),
                             opts.saveGathered);
 }

@@ -823,10 +823,12 @@ def DecodeContextParallel : Pass<"seqpar-decode-context-parallel", "::mlir::Modu
 def CanonicalizeAndCSE : Pass<"seqpar-canonicalize-cse"> {
   let summary = "canonicalize then cse, verified once";
   let description = [{
-    The clean-up the named pipelines run after each rewrite: exactly
-    MLIR's `canonicalize` (every loaded dialect's and registered op's
-    canonicalization patterns, top-down, normal region simplification),
-    then `cse`. One pass instead of two, so the pass manager verifies the
+    The clean-up the named pipelines run after each rewrite: MLIR's
+    `canonicalize` (every loaded dialect's and registered op's
+    canonicalization patterns, top-down, normal region simplification where
+    it can act: regions of several blocks, graph regions holding ops with
+    results; elsewhere it would only erase dead ops the patterns' driver
+    erases too), then `cse`. One pass instead of two, so the pass manager verifies the
     module once instead of twice: on an 80-layer graph a verification costs
     about as much as a pass (docs/benchmarks.md §1). Unchanged IR is
     reported as such and not verified at all.

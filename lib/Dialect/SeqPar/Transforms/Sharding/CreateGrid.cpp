@@ -64,8 +64,11 @@ void CreateGridPass::runOnOperation() {
   }
   SmallVector<int64_t> shape = contract.getShape();
   auto grid = dyn_cast<shard::GridOp>(existing);
-  if (grid && grid.getShape() == ArrayRef<int64_t>(shape))
+  if (grid && grid.getShape() == ArrayRef<int64_t>(shape)) {
+    // Nothing added: the pass manager need not verify the module again.
+    markAllAnalysesPreserved();
     return;
+  }
   InFlightDiagnostic diag = emitError(existing->getLoc())
                             << prefix << "the module's @"
                             << GridContract::kName;
