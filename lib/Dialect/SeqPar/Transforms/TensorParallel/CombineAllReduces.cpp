@@ -31,12 +31,18 @@ struct ReducedOperand {
   SmallVector<Operation *> reshapes; // from the all_reduce outwards
 };
 
-std::optional<ReducedOperand> getReducedOperand(Value v) {
+/// The all_reduce behind `v`, read in `block`. The all_reduce and its
+/// reshapes must be in that block too: the combined all_reduce takes the
+/// add's place, and an add in a branch or a loop body would make every
+/// rank's collective conditional or repeated.
+std::optional<ReducedOperand> getReducedOperand(Value v, Block *block) {
   ReducedOperand found;
   while (true) {
     if (!v.hasOneUse())
       return std::nullopt;
     Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != block)
+      return std::nullopt;
     if (isa_and_nonnull<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
       found.reshapes.insert(found.reshapes.begin(), def);
       v = def->getOperand(0);
@@ -82,9 +88,9 @@ struct CombineAllReducesOfAdd : OpInterfaceRewritePattern<linalg::LinalgOp> {
     if (!isElementwiseAdd(op))
       return rewriter.notifyMatchFailure(op, "not an elementwise add");
     std::optional<ReducedOperand> lhs =
-        getReducedOperand(op.getDpsInputOperand(0)->get());
+        getReducedOperand(op.getDpsInputOperand(0)->get(), op->getBlock());
     std::optional<ReducedOperand> rhs =
-        getReducedOperand(op.getDpsInputOperand(1)->get());
+        getReducedOperand(op.getDpsInputOperand(1)->get(), op->getBlock());
     if (!lhs || !rhs || lhs->reduce == rhs->reduce)
       return rewriter.notifyMatchFailure(op, "not two all_reduce results");
     if (lhs->reduce.getGrid() != rhs->reduce.getGrid() ||
@@ -132,13 +138,15 @@ struct PairAllReducesOfSum : OpInterfaceRewritePattern<linalg::LinalgOp> {
       Value sum = outer.getDpsInputOperand(i)->get();
       Value rb = outer.getDpsInputOperand(1 - i)->get();
       auto inner = sum.getDefiningOp<linalg::LinalgOp>();
+      Block *block = outer->getBlock();
       if (!inner || !sum.hasOneUse() || !isElementwiseAdd(inner) ||
-          !getReducedOperand(rb) || inner->getName() != outer->getName())
+          inner->getBlock() != block || !getReducedOperand(rb, block) ||
+          inner->getName() != outer->getName())
         continue;
       for (unsigned j : {0u, 1u}) {
         Value ra = inner.getDpsInputOperand(j)->get();
         Value x = inner.getDpsInputOperand(1 - j)->get();
-        if (!getReducedOperand(ra) || getReducedOperand(x))
+        if (!getReducedOperand(ra, block) || getReducedOperand(x, block))
           continue;
         rewriter.setInsertionPoint(outer);
         auto paired = cast<linalg::LinalgOp>(rewriter.clone(*inner));

@@ -74,3 +74,47 @@ func.func @kept(%a: tensor<8x4xf32>, %b: tensor<8x4xf32>) -> (tensor<8x4xf32>, t
   %mul = linalg.mul ins(%r7, %r8 : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %twice, %r1, %axes, %max, %mul : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
 }
+
+// -----
+
+// The add is in a branch: one all_reduce there would take its place, and
+// ranks that take the other branch would not join it. Both stay where they
+// are; so does an add in a loop body, which would repeat it.
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func @in_branch
+// CHECK: shard.all_reduce
+// CHECK: shard.all_reduce
+// CHECK: scf.if
+// CHECK-NOT: shard.all_reduce
+// CHECK: scf.yield
+func.func @in_branch(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf32> {
+  %ra = shard.all_reduce %a on @grid grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %rb = shard.all_reduce %b on @grid grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %x = scf.if %c -> tensor<4x8xf32> {
+    %e = tensor.empty() : tensor<4x8xf32>
+    %s = linalg.add ins(%ra, %rb : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %s : tensor<4x8xf32>
+  } else {
+    scf.yield %a : tensor<4x8xf32>
+  }
+  return %x : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @in_loop
+// CHECK: shard.all_reduce
+// CHECK: shard.all_reduce
+// CHECK: scf.for
+// CHECK-NOT: shard.all_reduce
+// CHECK: scf.yield
+func.func @in_loop(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %n: index) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ra = shard.all_reduce %a on @grid grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %rb = shard.all_reduce %b on @grid grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %x = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> tensor<4x8xf32> {
+    %e = tensor.empty() : tensor<4x8xf32>
+    %s = linalg.add ins(%ra, %rb : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    scf.yield %s : tensor<4x8xf32>
+  }
+  return %x : tensor<4x8xf32>
+}
