@@ -112,6 +112,9 @@ std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
       SymbolTable::lookupNearestSymbolFrom(op, gridName));
   int64_t t = grid ? getGroupSize(grid, axes) : -1;
   CollectiveCost cost;
+  std::optional<int64_t> trips = tripCountAround(op);
+  cost.calls = trips.value_or(0);
+  cost.fits = trips.has_value();
   cost.kind = getCollectiveKindName(kind);
   std::string text = "[";
   for (auto [i, axis] : llvm::enumerate(axes))
@@ -130,7 +133,9 @@ std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
     n = llvm::checkedMul(*n, t);
   std::optional<int64_t> bytes =
       n ? getBytesSent(kind, *n, t, offset) : std::nullopt;
-  cost.fits = bytes.has_value();
+  if (bytes && trips)
+    bytes = llvm::checkedMul(*bytes, *trips);
+  cost.fits = trips && bytes;
   cost.bytes = bytes.value_or(0);
   return cost;
 }
@@ -163,7 +168,7 @@ std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
   SmallVector<int64_t> space = linalgOp.getStaticLoopRanges();
   if (llvm::any_of(space, ShapedType::isDynamic))
     return std::nullopt;
-  if (isPlainContraction(linalgOp)) {
+  if (isLinearContraction(linalgOp)) {
     space.push_back(2);
     return count("matmul", space);
   }

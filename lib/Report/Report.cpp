@@ -51,7 +51,7 @@ static void accumulate(Operation *op, LayerReport &into) {
   }
   if (std::optional<CollectiveCost> cost = collectiveCost(op)) {
     auto &entry = into.collectives[cost->kind + " " + cost->axes];
-    entry.first += 1;
+    entry.first += cost->calls;
     entry.second += cost->bytes;
   }
   if (std::optional<OpFlops> flops = opFlops(op))

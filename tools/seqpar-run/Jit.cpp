@@ -5,6 +5,7 @@
 #include "Job.h"
 
 #include "seqpar/Pipelines/Pipelines.h"
+#include "seqpar/Report/Report.h"
 #include "seqpar/runtime/seqpar_runtime.h"
 #include "seqpar/runtime/seqpar_runtime_alloc.h"
 
@@ -16,6 +17,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
@@ -24,6 +26,7 @@
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 
 #include <cstdlib>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -461,13 +464,11 @@ void invoke(ExecutionEngine &engine, std::vector<npy::Array> &inputs,
 
 int64_t countFlops(ModuleOp module) {
   int64_t flops = 0;
-  module.walk([&](linalg::LinalgOp op) {
-    if (!linalg::isaContractionOpInterface(op))
-      return;
-    int64_t n = 2;
-    for (int64_t r : op.getStaticLoopRanges())
-      n = ShapedType::isDynamic(r) ? 0 : n * r;
-    flops += n;
+  module.walk([&](Operation *op) {
+    std::optional<mlir::seqpar::OpFlops> counted = mlir::seqpar::opFlops(op);
+    if (counted && counted->kind == "matmul" && counted->fits)
+      flops = llvm::checkedAdd(flops, counted->flops)
+                  .value_or(std::numeric_limits<int64_t>::max());
   });
   return flops;
 }

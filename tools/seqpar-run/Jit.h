@@ -69,8 +69,9 @@ std::unique_ptr<mlir::ExecutionEngine> compile(mlir::ModuleOp module,
 void invoke(mlir::ExecutionEngine &engine, std::vector<npy::Array> &inputs,
             std::vector<npy::Array> &outputs);
 
-/// FLOPs of the contractions in `module` (2 * product of the loop ranges),
-/// for the compute-region counter.
+/// FLOPs of the contractions in `module`: seqpar-report's "matmul" FLOPs
+/// (opFlops: 2 * product of the loop ranges, once per iteration of the
+/// scf.for loops around), for the compute-region counter.
 int64_t countFlops(mlir::ModuleOp module);
 
 } // namespace seqpar::run

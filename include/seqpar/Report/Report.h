@@ -72,23 +72,28 @@ struct LayerPartition {
 LayerPartition partitionLayers(func::FuncOp func, Operation *end = nullptr);
 
 /// One collective op: calls and bytes this rank sends (getBytesSent in
-/// seqpar/Analysis/ByteCounts.h, docs/semantics.md §5).
+/// seqpar/Analysis/ByteCounts.h, docs/semantics.md §5), over all its calls:
+/// inside scf.for loops one call per iteration (static trip counts), as
+/// the runtime counts them.
 struct CollectiveCost {
   std::string kind; // "all_reduce", "all_gather", ...
   std::string axes; // grid axes, "[1]" or "[1,2]"
+  int64_t calls = 1;
   int64_t bytes = 0;
-  bool fits = true; // false: the bytes exceed int64 (`bytes` is then wrong)
+  bool fits = true; // false: calls or bytes exceed int64 (then wrong)
 };
 /// The cost of `op` if it is a collective over more than one rank (group
 /// sizes from its grid; a one-rank group is a copy, as in the runtime).
 std::optional<CollectiveCost> collectiveCost(Operation *op);
 
-/// FLOPs of one op and its kind: "matmul" (2 * iteration space of a plain
-/// contraction), "attention" and "attention_backward" (the forward and
-/// backward attention ops, getAttentionFlops, as the runtime's regions of
-/// those names count them), "elementwise" and "reduction"
-/// (float arithmetic ops in the body times the iteration space). Ops inside
-/// scf.for loops count once per iteration (static trip counts).
+/// FLOPs of one op and its kind: "matmul" (2 * iteration space of a
+/// contraction out + in0 * in1, its inputs possibly extended: a bf16 linear
+/// accumulating in f32; isLinearContraction), "attention" and
+/// "attention_backward" (the forward and backward attention ops,
+/// getAttentionFlops, as the runtime's regions of those names count them),
+/// "elementwise" and "reduction" (float arithmetic ops in the body times the
+/// iteration space). Ops inside scf.for loops count once per iteration (static
+/// trip counts).
 struct OpFlops {
   std::string kind;
   int64_t flops = 0;
