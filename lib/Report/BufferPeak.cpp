@@ -45,15 +45,23 @@ struct Replay {
   /// A buffer's bytes or the bytes live at once exceeded int64.
   bool overflow = false;
 
-  /// `alignment`: memref-to-llvm allocates that many bytes more and aligns
-  /// the pointer by hand (no aligned_alloc), which the counter sees.
+  /// `alignment`: the alloc's, or none. The lowering allocates with
+  /// aligned_alloc (finalize-memref-to-llvm use-aligned-alloc), whose size
+  /// memref-to-llvm rounds up to a multiple of the alignment: the alloc's,
+  /// else the element's size up to a power of two and at least 16 bytes.
+  /// The runtime's counter sees that size.
   void allocate(Value result, int64_t alignment = 0) {
     auto type = cast<MemRefType>(result.getType());
     int64_t size = 0;
     if (type.hasStaticShape() && type.getElementType().isIntOrFloat()) {
+      if (alignment <= 0)
+        alignment = std::max<int64_t>(
+            16, llvm::PowerOf2Ceil(
+                    llvm::divideCeil(type.getElementTypeBitWidth(), 8)));
       std::optional<int64_t> bytes = checkedBytes(type);
       if (bytes)
-        bytes = llvm::checkedAdd(*bytes, alignment);
+        bytes = llvm::checkedMul<int64_t>(
+            llvm::divideCeil<int64_t>(*bytes, alignment), alignment);
       std::optional<int64_t> current =
           bytes ? llvm::checkedAdd(state.current, *bytes) : std::nullopt;
       if (!current) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks seqpar-report's figures against what seqpar-run measured.
 
-Usage: compare_counters.py REPORT_JSON RUN_OUTPUT [--no-peak]
+Usage: compare_counters.py REPORT_JSON RUN_OUTPUT
 
 Every rank's collective counters (kind, grid axes, calls, bytes sent; the
 runtime's 'recv' rows are the other side of 'send' and are skipped) must
@@ -9,8 +9,8 @@ equal the report's totals exactly; the largest per-rank 'attention' region
 FLOPs must equal the report's attention FLOPs (the report counts the busier
 branch of each causal ring step), and seqpar-run's contraction FLOPs the
 report's matmul FLOPs. The largest per-rank peak of program allocations
-must be within 5% of the report's predicted forward peak (not with
---no-peak). Prints one line per comparison, exits 1 on mismatch.
+must be within 5% of the report's predicted forward peak. Prints one line
+per comparison, exits 1 on mismatch.
 """
 
 import json
@@ -66,7 +66,7 @@ if m:
     failures += not ok
     print(f"contraction flops {m.group(1)} report {flops.get('matmul', 0)} "
           f"{'ok' if ok else 'MISMATCH'}")
-if "forward_peak_bytes" in whole and "--no-peak" not in sys.argv[3:]:
+if "forward_peak_bytes" in whole:
     measured = max(peaks.values(), default=0)
     predicted = whole["forward_peak_bytes"]
     ratio = predicted / measured if measured else 0.0
