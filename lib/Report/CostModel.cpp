@@ -5,12 +5,12 @@
 #include "seqpar/Analysis/AttentionFlops.h"
 #include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Analysis/Contraction.h"
+#include "seqpar/Analysis/TripCount.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -64,25 +64,6 @@ bool describe(Operation *op, CollectiveKind &kind, FlatSymbolRefAttr &grid,
   return false;
 }
 
-/// Iterations of the scf.for loops around `op` (static bounds), or 1;
-/// nullopt when the count does not fit in int64.
-std::optional<int64_t> tripCountAround(Operation *op) {
-  std::optional<int64_t> count = 1;
-  for (auto loop = op->getParentOfType<scf::ForOp>(); loop && count;
-       loop = loop->getParentOfType<scf::ForOp>()) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
-      continue;
-    std::optional<int64_t> extent = llvm::checkedSub(*ub, *lb);
-    count = extent ? llvm::checkedMul(*count,
-                                      *extent / *step + (*extent % *step != 0))
-                   : std::nullopt;
-  }
-  return count;
-}
-
 /// Float arithmetic ops in a linalg body.
 int64_t bodyFlops(linalg::LinalgOp op) {
   Block *body = op.getBlock();
@@ -112,7 +93,7 @@ std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
       SymbolTable::lookupNearestSymbolFrom(op, gridName));
   int64_t t = grid ? getGroupSize(grid, axes) : -1;
   CollectiveCost cost;
-  std::optional<int64_t> trips = tripCountAround(op);
+  std::optional<int64_t> trips = getTripCountAround(op);
   cost.calls = trips.value_or(0);
   cost.fits = trips.has_value();
   cost.kind = getCollectiveKindName(kind);
@@ -142,7 +123,7 @@ std::optional<CollectiveCost> mlir::seqpar::collectiveCost(Operation *op) {
 
 std::optional<OpFlops> mlir::seqpar::opFlops(Operation *op) {
   OpFlops result;
-  std::optional<int64_t> trips = tripCountAround(op);
+  std::optional<int64_t> trips = getTripCountAround(op);
   auto count = [&](StringRef kind,
                    ArrayRef<int64_t> factors) -> std::optional<OpFlops> {
     SmallVector<int64_t> all(factors);

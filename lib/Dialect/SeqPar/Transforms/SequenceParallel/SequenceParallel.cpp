@@ -141,7 +141,7 @@ SequenceParallelPass::runOnFunction(func::FuncOp func,
   plan.allowPartialReductions =
       analysis.getSeqLen() < 0 || analysis.getSeqLen() % numRanks == 0;
   plan.build();
-  numAllReducesBefore += plan.allRoots.size();
+  numAllReducesBefore += plan.allRoots.size() + plan.nestedRoots.size();
 
   if (analysis.getSeqLen() < 0) {
     // Decided for the whole module once every function has been seen.

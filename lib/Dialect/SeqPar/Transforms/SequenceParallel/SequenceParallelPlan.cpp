@@ -160,7 +160,12 @@ void SequenceParallelPlan::build() {
         components[newComponent(arg)].args.push_back(arg);
     }
   }
-  for (Operation &op : func.getBody().front()) {
+  Block &body = func.getBody().front();
+  func.walk([&](shard::AllReduceOp reduce) {
+    if (reduce->getBlock() != &body && isRoot(reduce))
+      nestedRoots.push_back(reduce);
+  });
+  for (Operation &op : body) {
     if (auto reduce = dyn_cast<shard::AllReduceOp>(op);
         reduce && isRoot(reduce)) {
       allRoots.push_back(reduce);

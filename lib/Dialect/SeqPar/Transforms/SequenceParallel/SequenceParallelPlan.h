@@ -109,6 +109,9 @@ public:
   bool readsOnShard(OpOperand &use) const;
   /// All candidate roots, including those without a sequence dim.
   SmallVector<shard::AllReduceOp> allRoots;
+  /// Candidate roots below the top level (in a loop or branch): kept, as
+  /// the rewrite sees the top level only, and counted in the summary.
+  SmallVector<shard::AllReduceOp> nestedRoots;
 
   bool isRoot(shard::AllReduceOp op) const;
   unsigned leader(unsigned id) const { return merged.getLeaderValue(id); }

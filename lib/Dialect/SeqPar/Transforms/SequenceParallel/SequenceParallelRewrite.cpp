@@ -9,8 +9,13 @@
 
 #include "SequenceParallelPlan.h"
 
+#include "seqpar/Analysis/TripCount.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::seqpar;
@@ -69,6 +74,22 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     else if (!analysis.getSeqDim(root.getResult()))
       emitRemark(root.getLoc())
           << "all_reduce kept: its result does not carry the sequence dim";
+  }
+  // In a loop or branch (remarked by the pass): kept, each call counted, as
+  // the runtime's counters and seqpar-report count them.
+  for (shard::AllReduceOp root : plan.nestedRoots) {
+    auto type = cast<RankedTensorType>(root.getType());
+    std::optional<int64_t> bytes = llvm::checkedMul(
+        type.hasStaticShape() ? builder.allReduceBytes(type) : 0,
+        getTripCountAround(root).value_or(0));
+    constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+    auto add = [&](int64_t &total) {
+      total = bytes ? llvm::checkedAdd(total, *bytes).value_or(kSaturated)
+                    : kSaturated;
+    };
+    add(bytesBeforeTotal);
+    add(keptBytes);
+    ++kept;
   }
 
   // Uses outside the region, recorded before any rewrite (OpOperands stay
@@ -220,11 +241,11 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
   remark << "sequence-parallel over " << plan.grid << " axis " << plan.axis
          << " (t=" << numRanks << ", s=";
   llvm::interleave(analysis.getSeqLens(), remark, " and ");
-  remark << "): " << plan.allRoots.size() << " all_reduce (" << bytesBeforeTotal
-         << " bytes sent per rank) -> " << scatters << " reduce_scatter ("
-         << scatterBytes << " bytes) + " << gathers << " all_gather ("
-         << gatherBytes << " bytes) + " << kept << " all_reduce kept ("
-         << keptBytes << " bytes)";
+  remark << "): " << plan.allRoots.size() + plan.nestedRoots.size()
+         << " all_reduce (" << bytesBeforeTotal << " bytes sent per rank) -> "
+         << scatters << " reduce_scatter (" << scatterBytes << " bytes) + "
+         << gathers << " all_gather (" << gatherBytes << " bytes) + " << kept
+         << " all_reduce kept (" << keptBytes << " bytes)";
   if (reductions)
     remark << " + " << reductions << " all_reduce of sequence reductions ("
            << reductionBytes << " bytes)";

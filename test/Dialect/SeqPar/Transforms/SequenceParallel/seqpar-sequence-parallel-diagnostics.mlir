@@ -156,10 +156,12 @@ func.func @blocks(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x1
 
 // -----
 
-// Tests that an all-reduce inside a loop is reported, not silently skipped.
+// Tests that an all-reduce inside a loop is reported, not silently skipped,
+// and counted as kept in the summary once per iteration (8x16 f32: N = 512
+// bytes, 2N(t-1)/t = 512 per call, 2 calls).
 
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
-// expected-remark @below {{0 all_reduce}}
+// expected-remark @below {{1 all_reduce (1024 bytes sent per rank) -> 0 reduce_scatter (0 bytes) + 0 all_gather (0 bytes) + 1 all_reduce kept (1024 bytes); total 1024 bytes}}
 func.func @in_loop(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -170,6 +172,27 @@ func.func @in_loop(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x
     scf.yield %r : tensor<8x16xf32>
   }
   return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that the summary counts the all-reduces it rewrites at the top level
+// and those it keeps in a branch: 1 + 1 all_reduce of 512 bytes each, the
+// top-level one as reduce_scatter + all_gather (256 bytes each).
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{2 all_reduce (1024 bytes sent per rank) -> 1 reduce_scatter (256 bytes) + 1 all_gather (256 bytes) + 1 all_reduce kept (512 bytes); total 1024 bytes}}
+func.func @top_and_branch(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}, %c: i1) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %r = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %a = arith.negf %r : tensor<8x16xf32>
+  %y = scf.if %c -> tensor<8x16xf32> {
+    // expected-remark @below {{all_reduce kept: sequence parallelism rewrites the top level of a single-block function only}}
+    %n = shard.all_reduce %x on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+    scf.yield %n : tensor<8x16xf32>
+  } else {
+    scf.yield %x : tensor<8x16xf32>
+  }
+  return %a, %y : tensor<8x16xf32>, tensor<8x16xf32>
 }
 
 // -----
