@@ -45,6 +45,9 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
   pm.addPass(createSinkFills());
   // K/V heads transposed once per head for the tiles' GEMMs (no B^T).
   pm.addPass(createTransposeReusedOperands());
+  // Bufferization reads one edge per successor block: no canonicalization
+  // after this.
+  pm.addPass(createSplitRepeatedSuccessors());
   // Key-tile loops yield their merged (out, lse) as new buffers.
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                   "function-boundary-type-conversion=identity-layout-map "
