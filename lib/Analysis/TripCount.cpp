@@ -3,24 +3,37 @@
 #include "seqpar/Analysis/TripCount.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
+
+std::optional<int64_t> mlir::seqpar::getStaticTripCount(scf::ForOp loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (!trips)
+    return std::nullopt;
+  // Upstream computes ub - lb in the bounds' width: a range wider than that
+  // wraps and counts 0 (INT64_MIN to INT64_MAX), though the loop runs.
+  APInt lb, ub;
+  if (trips->isZero() &&
+      matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+      matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
+      (loop.getUnsignedCmp() ? lb.ult(ub) : lb.slt(ub)))
+    return std::nullopt;
+  if (trips->getActiveBits() > 63)
+    return std::nullopt;
+  return static_cast<int64_t>(trips->getZExtValue());
+}
 
 std::optional<int64_t> mlir::seqpar::getTripCountAround(Operation *op) {
   std::optional<int64_t> count = 1;
   for (auto loop = op->getParentOfType<scf::ForOp>(); loop && count;
        loop = loop->getParentOfType<scf::ForOp>()) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips)
       continue;
-    std::optional<int64_t> extent = llvm::checkedSub(*ub, *lb);
-    count = extent ? llvm::checkedMul(*count,
-                                      *extent / *step + (*extent % *step != 0))
-                   : std::nullopt;
+    std::optional<int64_t> fits = getStaticTripCount(loop);
+    count = fits ? llvm::checkedMul(*count, *fits) : std::nullopt;
   }
   return count;
 }

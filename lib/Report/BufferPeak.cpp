@@ -10,9 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "seqpar/Analysis/ByteCounts.h"
-#include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/Analysis/Activations.h"
+#include "seqpar/Analysis/ByteCounts.h"
+#include "seqpar/Analysis/TripCount.h"
+#include "seqpar/Pipelines/Pipelines.h"
 #include "seqpar/Report/Report.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -143,13 +144,9 @@ struct Replay {
   }
 
   void runLoop(scf::ForOp loop) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> stepSize = getConstantIntValue(loop.getStep());
-    int64_t trips = 1;
-    if (lb && ub && stepSize && *stepSize > 0)
-      trips = *ub > *lb ? (*ub - *lb + *stepSize - 1) / *stepSize : 0;
-    else
+    std::optional<int64_t> staticTrips = getStaticTripCount(loop);
+    int64_t trips = staticTrips.value_or(1);
+    if (!staticTrips)
       exact = false;
     SmallVector<Value> carried(loop.getInitArgs());
     Block &body = *loop.getBody();

@@ -20,6 +20,14 @@
 using namespace mlir;
 using namespace mlir::seqpar;
 
+/// Adds `bytes` (nullopt: too many to count) to `total`, saturating at
+/// INT64_MAX as the byte figures themselves do (ByteCounts.h).
+static void addBytes(int64_t &total, std::optional<int64_t> bytes) {
+  constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
+  total =
+      bytes ? llvm::checkedAdd(total, *bytes).value_or(kSaturated) : kSaturated;
+}
+
 SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     SequenceParallelPlan &plan, SequenceShardBuilder &builder, int64_t numRanks,
     bool outputSharded, bool keepSignature) {
@@ -63,11 +71,11 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
   for (shard::AllReduceOp root : plan.allRoots) {
     auto type = cast<RankedTensorType>(root.getType());
     int64_t bytes = type.hasStaticShape() ? builder.allReduceBytes(type) : 0;
-    bytesBeforeTotal += bytes;
+    addBytes(bytesBeforeTotal, bytes);
     if (rewrittenRoots.contains(root))
       continue;
     ++kept;
-    keptBytes += bytes;
+    addBytes(keptBytes, bytes);
     if (!type.hasStaticShape() || type.getNumElements() == 0)
       emitRemark(root.getLoc())
           << "all_reduce kept: its shape is dynamic or empty";
@@ -75,20 +83,19 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
       emitRemark(root.getLoc())
           << "all_reduce kept: its result does not carry the sequence dim";
   }
-  // In a loop or branch (remarked by the pass): kept, each call counted, as
-  // the runtime's counters and seqpar-report count them.
+  // In a loop or branch (remarked by the pass): kept, counted as if their
+  // region runs, an scf.for of constant bounds once per iteration
+  // (docs/sequence-parallel.md).
   for (shard::AllReduceOp root : plan.nestedRoots) {
     auto type = cast<RankedTensorType>(root.getType());
-    std::optional<int64_t> bytes = llvm::checkedMul(
-        type.hasStaticShape() ? builder.allReduceBytes(type) : 0,
-        getTripCountAround(root).value_or(0));
-    constexpr int64_t kSaturated = std::numeric_limits<int64_t>::max();
-    auto add = [&](int64_t &total) {
-      total = bytes ? llvm::checkedAdd(total, *bytes).value_or(kSaturated)
-                    : kSaturated;
-    };
-    add(bytesBeforeTotal);
-    add(keptBytes);
+    std::optional<int64_t> trips = getTripCountAround(root);
+    std::optional<int64_t> bytes =
+        trips ? llvm::checkedMul(
+                    type.hasStaticShape() ? builder.allReduceBytes(type) : 0,
+                    *trips)
+              : std::nullopt;
+    addBytes(bytesBeforeTotal, bytes);
+    addBytes(keptBytes, bytes);
     ++kept;
   }
 
@@ -144,8 +151,8 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
       if (localValues.contains(input)) {
         input = builder.allGather(b, root.getLoc(), input,
                                   *analysis.getSeqDim(root.getInput()));
-        gatherBytes += builder.gatherOrScatterBytes(
-            cast<RankedTensorType>(root.getType()));
+        addBytes(gatherBytes, builder.gatherOrScatterBytes(
+                                  cast<RankedTensorType>(root.getType())));
         ++gathers;
         for (Boundary &boundary : boundaries)
           llvm::erase_if(boundary.uses, [&](OpOperand *use) {
@@ -153,8 +160,8 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
           });
       }
       Value local = builder.reduceScatter(b, root.getLoc(), input, seq);
-      scatterBytes +=
-          builder.gatherOrScatterBytes(cast<RankedTensorType>(root.getType()));
+      addBytes(scatterBytes, builder.gatherOrScatterBytes(
+                                 cast<RankedTensorType>(root.getType())));
       ++scatters;
       auto found = boundaryIndex.find(root.getResult());
       if (found != boundaryIndex.end())
@@ -170,8 +177,8 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     if (reduction != plan.reductionOps.end()) {
       builder.reduceOnShards(op, analysis, reduction->second.kind,
                              reduction->second.seq, localValues);
-      reductionBytes += builder.allReduceBytes(
-          cast<RankedTensorType>(op->getResult(0).getType()));
+      addBytes(reductionBytes, builder.allReduceBytes(cast<RankedTensorType>(
+                                   op->getResult(0).getType())));
       ++reductions;
     }
   }
@@ -226,8 +233,8 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     }
     OpBuilder b(first);
     Value gathered = builder.allGather(b, value.getLoc(), value, seq);
-    gatherBytes += builder.gatherOrScatterBytes(
-        cast<RankedTensorType>(gathered.getType()));
+    addBytes(gatherBytes, builder.gatherOrScatterBytes(
+                              cast<RankedTensorType>(gathered.getType())));
     ++gathers;
     for (OpOperand *use : toGather)
       use->set(gathered);
@@ -236,7 +243,8 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
     func.setType(FunctionType::get(context, body.getArgumentTypes(),
                                    returnOp.getOperandTypes()));
 
-  bytesAfterTotal = scatterBytes + gatherBytes + keptBytes + reductionBytes;
+  for (int64_t bytes : {scatterBytes, gatherBytes, keptBytes, reductionBytes})
+    addBytes(bytesAfterTotal, bytes);
   InFlightDiagnostic remark = emitRemark(func.getLoc());
   remark << "sequence-parallel over " << plan.grid << " axis " << plan.axis
          << " (t=" << numRanks << ", s=";

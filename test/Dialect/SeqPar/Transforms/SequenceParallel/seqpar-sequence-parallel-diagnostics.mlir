@@ -176,6 +176,62 @@ func.func @in_loop(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x
 
 // -----
 
+// Tests that an all-reduce in a loop that runs no iteration sends nothing.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce (0 bytes sent per rank) -> 0 reduce_scatter (0 bytes) + 0 all_gather (0 bytes) + 1 all_reduce kept (0 bytes); total 0 bytes}}
+func.func @in_empty_loop(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %y = scf.for %i = %c1 to %c0 step %c1 iter_args(%v = %x) -> tensor<8x16xf32> {
+    // expected-remark @below {{all_reduce kept: sequence parallelism rewrites the top level of a single-block function only}}
+    %r = shard.all_reduce %v on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+    scf.yield %r : tensor<8x16xf32>
+  }
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that an unsigned loop counts its iterations unsigned: i8 from 0 to
+// -126 is 0 to 130, 130 calls of 512 bytes.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce (66560 bytes sent per rank)}}
+func.func @in_unsigned_loop(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %lo = arith.constant 0 : i8
+  %hi = arith.constant -126 : i8
+  %one = arith.constant 1 : i8
+  %y = scf.for unsigned %i = %lo to %hi step %one iter_args(%v = %x) -> tensor<8x16xf32> : i8 {
+    // expected-remark @below {{all_reduce kept: sequence parallelism rewrites the top level of a single-block function only}}
+    %r = shard.all_reduce %v on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+    scf.yield %r : tensor<8x16xf32>
+  }
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
+// Tests that calls too many to count in int64 saturate the byte figures
+// (INT64_MIN to INT64_MAX is 2^64 - 1 iterations; upstream's count wraps
+// to 0 in 64 bits).
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// expected-remark @below {{1 all_reduce (9223372036854775807 bytes sent per rank) -> 0 reduce_scatter (0 bytes) + 0 all_gather (0 bytes) + 1 all_reduce kept (9223372036854775807 bytes); total 9223372036854775807 bytes}}
+func.func @in_huge_loop(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64}) -> tensor<8x16xf32> {
+  %lo = arith.constant -9223372036854775808 : i64
+  %hi = arith.constant 9223372036854775807 : i64
+  %one = arith.constant 1 : i64
+  %y = scf.for %i = %lo to %hi step %one iter_args(%v = %x) -> tensor<8x16xf32> : i64 {
+    // expected-remark @below {{all_reduce kept: sequence parallelism rewrites the top level of a single-block function only}}
+    %r = shard.all_reduce %v on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+    scf.yield %r : tensor<8x16xf32>
+  }
+  return %y : tensor<8x16xf32>
+}
+
+// -----
+
 // Tests that the summary counts the all-reduces it rewrites at the top level
 // and those it keeps in a branch: 1 + 1 all_reduce of 512 bytes each, the
 // top-level one as reduce_scatter + all_gather (256 bytes each).
