@@ -22,6 +22,11 @@ static void addPipeline(OpPassManager &pm, StringRef text) {
 void mlir::seqpar::buildLowerToBuffersPipeline(
     OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
   addTosaLoweringPasses(pm.nest<func::FuncOp>());
+  // Functions of several blocks as scf.if / scf.while / scf.index_switch:
+  // one-shot bufferization of unstructured control flow misses conflicts
+  // (docs/runtime-and-run.md, "Control flow").
+  addPipeline(pm, "lift-cf-to-scf");
+  pm.addPass(createMaterializePoisonTensors());
   // Dropout to Philox arithmetic; seqpar.* signature attributes (checked
   // against tensor types, which bufferization turns into memrefs) to strings.
   LowerToUpstreamOptions upstream;
@@ -45,9 +50,6 @@ void mlir::seqpar::buildLowerToBuffersPipeline(
   pm.addPass(createSinkFills());
   // K/V heads transposed once per head for the tiles' GEMMs (no B^T).
   pm.addPass(createTransposeReusedOperands());
-  // Bufferization reads one edge per successor block: no canonicalization
-  // after this.
-  pm.addPass(createSplitRepeatedSuccessors());
   // Key-tile loops yield their merged (out, lse) as new buffers.
   addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
                   "function-boundary-type-conversion=identity-layout-map "

@@ -1320,29 +1320,20 @@ def TransposeReusedOperands : Pass<"seqpar-transpose-reused-operands"> {
   ];
 }
 
-def SplitRepeatedSuccessors : Pass<"seqpar-split-repeated-successors"> {
-  let summary = "Route a branch's repeated successor through a block of its own, so that one-shot bufferization sees each forwarded tensor";
+def MaterializePoisonTensors : Pass<"seqpar-materialize-poison-tensors"> {
+  let summary = "Replace each ub.poison of a static tensor type with a tensor.empty, which bufferizes";
   let description = [{
-    MLIR 22's one-shot bufferization finds the values a predecessor forwards
-    to a block argument through the first successor slot that names the
-    block: in `cf.cond_br %c, ^bb1(%a : tensor<..>), ^bb1(%b : tensor<..>)`
-    it never sees %b, and when %a and %b bufferize to different layouts (a
-    strided subview and a new buffer) the bufferized branch fails to verify
-    ("type mismatch for bb argument"). This pass gives every slot of a
-    branch (any `BranchOpInterface` op) that names a block an earlier slot
-    names, and forwards a tensor, a block of its own that branches on with
-    the same operands:
-    ```mlir
-    cf.cond_br %c, ^bb1(%a : tensor<8x16xf32>), ^bb2
-  ^bb2:
-    cf.br ^bb1(%b : tensor<8x16xf32>)
-    ```
-    Canonicalization folds such blocks back: `seqpar-lower-to-llvm` runs it
-    last before bufferization. Slots forwarding no tensor, or operands the
-    branch produces itself, are left as they are; without such slots the IR
-    is unchanged. docs/runtime-and-run.md, "Control flow".
+    `lift-cf-to-scf` (run by `seqpar-lower-to-llvm` on functions of several
+    blocks) passes `ub.poison` where a value is undefined on some path (a
+    loop-carried tensor before its first definition), and one-shot
+    bufferization has no model for it ("op was not bufferized"). A
+    `tensor.empty` of the same static shape has unspecified contents, which
+    refines poison, and bufferizes to an allocation. A poison tensor of
+    dynamic shape is refused with an error at the op (its sizes are
+    unknown). Other types' poison (index, scalars) lowers to LLVM as it is.
+    docs/runtime-and-run.md, "Control flow".
   }];
-  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {
