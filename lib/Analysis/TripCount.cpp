@@ -29,11 +29,11 @@ std::optional<int64_t> mlir::seqpar::getTripCountAround(Operation *op) {
   std::optional<int64_t> count = 1;
   for (auto loop = op->getParentOfType<scf::ForOp>(); loop && count;
        loop = loop->getParentOfType<scf::ForOp>()) {
-    std::optional<APInt> trips = loop.getStaticTripCount();
-    if (!trips)
+    // A count that is not static counts once.
+    if (!loop.getStaticTripCount())
       continue;
-    std::optional<int64_t> fits = getStaticTripCount(loop);
-    count = fits ? llvm::checkedMul(*count, *fits) : std::nullopt;
+    std::optional<int64_t> trips = getStaticTripCount(loop);
+    count = trips ? llvm::checkedMul(*count, *trips) : std::nullopt;
   }
   return count;
 }

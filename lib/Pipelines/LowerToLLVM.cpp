@@ -22,10 +22,12 @@ static void addPipeline(OpPassManager &pm, StringRef text) {
 void mlir::seqpar::buildLowerToBuffersPipeline(
     OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
   addTosaLoweringPasses(pm.nest<func::FuncOp>());
-  // Functions of several blocks as scf.if / scf.while / scf.index_switch:
-  // one-shot bufferization of unstructured control flow misses conflicts
+  // Functions of several blocks as scf.if / scf.while / scf.index_switch,
+  // and switches as chains of scf.if: one-shot bufferization of
+  // unstructured control flow and of scf.index_switch misses conflicts
   // (docs/runtime-and-run.md, "Control flow").
   addPipeline(pm, "lift-cf-to-scf");
+  pm.addPass(createIndexSwitchToIf());
   pm.addPass(createMaterializePoisonTensors());
   // Dropout to Philox arithmetic; seqpar.* signature attributes (checked
   // against tensor types, which bufferization turns into memrefs) to strings.

@@ -1320,20 +1320,51 @@ def TransposeReusedOperands : Pass<"seqpar-transpose-reused-operands"> {
   ];
 }
 
+def IndexSwitchToIf : Pass<"seqpar-index-switch-to-if"> {
+  let summary = "Rewrite each scf.index_switch as a chain of scf.if, which one-shot bufferization analyses soundly";
+  let description = [{
+    MLIR 22's one-shot bufferization misses that an `scf.index_switch`
+    result aliases the buffers its cases yield: an op that later writes in
+    place into such a buffer (a `linalg.fill` into the `tensor.empty` a
+    case's result was computed in) changes the switch's result under its
+    readers, and the program's outputs are silently wrong. `scf.if` is
+    analysed soundly. This pass rewrites
+    ```mlir
+    %r = scf.index_switch %i -> tensor<8xf32>
+    case 1 { scf.yield %a : tensor<8xf32> }
+    case 5 { scf.yield %b : tensor<8xf32> }
+    default { scf.yield %c : tensor<8xf32> }
+    ```
+    as `scf.if (%i == 1) {..%a} else { scf.if (%i == 5) {..%b} else {..%c} }`,
+    moving each case's region, and a switch without cases as an
+    `scf.execute_region` of its default. `seqpar-lower-to-llvm` runs it
+    after `lift-cf-to-scf`, which makes such switches of `cf.switch` and of
+    loops of blocks with several exits. docs/runtime-and-run.md, "Control
+    flow".
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 def MaterializePoisonTensors : Pass<"seqpar-materialize-poison-tensors"> {
-  let summary = "Replace each ub.poison of a static tensor type with a tensor.empty, which bufferizes";
+  let summary = "Replace each ub.poison of a tensor type with a tensor.empty, which bufferizes";
   let description = [{
     `lift-cf-to-scf` (run by `seqpar-lower-to-llvm` on functions of several
-    blocks) passes `ub.poison` where a value is undefined on some path (a
-    loop-carried tensor before its first definition), and one-shot
-    bufferization has no model for it ("op was not bufferized"). A
-    `tensor.empty` of the same static shape has unspecified contents, which
-    refines poison, and bufferizes to an allocation. A poison tensor of
-    dynamic shape is refused with an error at the op (its sizes are
-    unknown). Other types' poison (index, scalars) lowers to LLVM as it is.
+    blocks) passes `ub.poison` where a value is undefined or unused on some
+    path (a loop-carried tensor before its first definition, the slot of a
+    loop exit that is not taken), and one-shot bufferization has no model
+    for it ("op was not bufferized"). Poison may be any value: this pass
+    replaces it with a `tensor.empty` of its type (unspecified contents),
+    each dynamic dim of size 0, which bufferizes to an allocation. Other
+    types' poison (index, scalars) lowers to LLVM as it is.
     docs/runtime-and-run.md, "Control flow".
   }];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
 }
 
 def FreeAtLastUse : Pass<"seqpar-free-at-last-use", "::mlir::func::FuncOp"> {

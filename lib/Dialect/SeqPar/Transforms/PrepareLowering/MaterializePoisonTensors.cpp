@@ -1,14 +1,15 @@
 //===- MaterializePoisonTensors.cpp - poison tensors as tensor.empty ------===//
 //
-// lift-cf-to-scf fills the paths on which a value is undefined with
-// ub.poison, which one-shot bufferization cannot bufferize; a tensor.empty
-// (unspecified contents, a refinement of poison) can
+// lift-cf-to-scf fills the paths on which a value is undefined or unused
+// with ub.poison, which one-shot bufferization cannot bufferize; a
+// tensor.empty (unspecified contents, a refinement of poison) can
 // (docs/runtime-and-run.md, "Control flow").
 //
 //===----------------------------------------------------------------------===//
 
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Builders.h"
@@ -34,20 +35,17 @@ struct MaterializePoisonTensorsPass
     if (poisons.empty())
       return markAllAnalysesPreserved();
     for (ub::PoisonOp poison : poisons) {
-      if (!cast<RankedTensorType>(poison.getType()).hasStaticShape()) {
-        poison.emitError()
-            << "a poison tensor of dynamic shape (a value left undefined on "
-               "some path of the function's control flow) cannot be "
-               "bufferized: its sizes are unknown";
-        return signalPassFailure();
-      }
-    }
-    for (ub::PoisonOp poison : poisons) {
       auto type = cast<RankedTensorType>(poison.getType());
       OpBuilder builder(poison);
+      // Poison may be any value: a dynamic dim of size 0 is one (the
+      // lifting passes it only where nothing reads it).
+      SmallVector<Value> sizes;
+      if (!type.hasStaticShape())
+        sizes.assign(
+            type.getNumDynamicDims(),
+            arith::ConstantIndexOp::create(builder, poison.getLoc(), 0));
       Value empty =
-          tensor::EmptyOp::create(builder, poison.getLoc(), type.getShape(),
-                                  type.getElementType(), type.getEncoding());
+          tensor::EmptyOp::create(builder, poison.getLoc(), type, sizes);
       poison.getResult().replaceAllUsesWith(empty);
       poison.erase();
     }
