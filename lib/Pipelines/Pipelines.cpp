@@ -169,6 +169,9 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // Graphs from other frontends mix tosa and linalg: bring tosa down to
   // linalg/arith/tensor first so one analysis sees one form.
   addTosaLoweringPasses(pm.nest<func::FuncOp>());
+  // Generalizing frontends write zero fills, transposes and broadcasts as
+  // linalg.generic: the named ops the analyses read.
+  pm.addNestedPass<func::FuncOp>(createSpecializeStructuralGenerics());
   // torch's advanced indexing at aranges and constants (K and V taken from a
   // fused QKV by x[..., -2, :]) is a slice written as a gather.
   pm.addNestedPass<func::FuncOp>(createFoldIndexGathers());

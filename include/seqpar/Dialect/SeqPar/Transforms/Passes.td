@@ -889,6 +889,42 @@ def FoldIndexGathers : Pass<"seqpar-fold-index-gathers", "::mlir::func::FuncOp">
   }];
 }
 
+def SpecializeStructuralGenerics : Pass<"seqpar-specialize-structural-generics", "::mlir::func::FuncOp"> {
+  let summary = "Write linalg.generic ops that are a fill, a transpose or a broadcast as the named op";
+  let description = [{
+    Frontends that generalize every named op (IREE-style flows, or
+    `linalg-generalize-named-ops` run before elementwise fusion) write a
+    contraction's zero init, the head transposes and GQA's repeat of K/V
+    heads as `linalg.generic`s. The analyses read these three in their
+    named form, so on such a graph TP planning left every linear
+    replicated ("accumulates into an init that is not a zero fill"). Each
+    generic on tensors with one init that is exactly one of them becomes
+    the named op on the same operands, with the generic's discardable
+    attributes:
+    - a fill: all-parallel, the init written at a permutation of the loops
+      and not read, the body yielding a scalar input (upstream's
+      `isaFillOpInterface`) or, with no input, a value defined outside it;
+    - a transpose (upstream's `isaTransposeOpInterface`) or a broadcast
+      (`isaBroadcastOpInterface`), whose body yields the input's element
+      (upstream checks only that the body is a single yield).
+    Every other generic, elementwise ones and contractions included, is
+    left as it is: the analyses read those from their indexing maps.
+    docs/import.md, "Other frontends".
+
+    ```mlir
+    %z = linalg.generic {indexing_maps = [#identity],
+                         iterator_types = ["parallel", "parallel"]}
+        outs(%e : tensor<16x32xf32>) {
+      ^bb0(%out: f32):
+        linalg.yield %zero : f32
+    } -> tensor<16x32xf32>
+    // becomes
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def FoldStaticReshapes : Pass<"seqpar-fold-static-reshapes", "::mlir::func::FuncOp"> {
   let summary = "Rewrite tensor.reshape between static shapes into expand_shape or collapse_shape";
   let description = [{
