@@ -1010,7 +1010,9 @@ def SplitFusedProjections : Pass<"seqpar-split-fused-projections", "::mlir::func
     optionally followed by a bias add (an all-parallel generic yielding
     the sum of the linear's output and one other operand), is read, directly
     or through one `tensor.expand_shape` (features split into [groups,
-    width]) or `tensor.collapse_shape` (features kept one dim), only by
+    width]) or `tensor.collapse_shape` (features kept one dim), the bias
+    add before or after the reshape (ChatGLM adds it after restoring
+    [b, s, n]; then the reshape must keep the features one dim), only by
     `tensor.extract_slice`s of static offsets and sizes and unit strides,
     each a contiguous range of the features with every other dim whole,
     the ranges disjoint and not all of one width, the linear becomes one

@@ -210,52 +210,62 @@ RankedTensorType withDim(Type type, int64_t dim, int64_t size) {
   return ranked.clone(shape);
 }
 
-/// What a fused linear's output goes through to its slices.
+/// What a fused linear's output goes through to its slices: at most one
+/// bias add and at most one reshape, in either order (exporters add the
+/// bias on the flattened [b*s, n] output or after restoring [b, s, n]).
 struct FusedProjection {
   Linear linear;
-  linalg::GenericOp bias;          // may be null
-  Operation *reshape = nullptr;    // expand_shape or collapse_shape, or null
-  SmallVector<int64_t> group;      // feature dims of the sliced value
+  SmallVector<Operation *> steps; // bias add (GenericOp) or reshape
+  SmallVector<int64_t> group;     // feature dims of the sliced value
   SmallVector<Piece> pieces;
 };
 
 std::optional<FusedProjection> matchFused(const Linear &linear) {
   linalg::LinalgOp op = linear.op;
-  FusedProjection fused{linear, nullptr, nullptr, {}, {}};
+  FusedProjection fused{linear, {}, {linear.outDim}, {}};
   Value value = op->getResult(0);
-  int64_t dim = linear.outDim;
   auto soleUser = [](Value v) -> Operation * {
     return v.hasOneUse() ? *v.getUsers().begin() : nullptr;
   };
-  if (auto generic = dyn_cast_or_null<linalg::GenericOp>(soleUser(value))) {
-    if (!isAddOf(generic, value))
-      return std::nullopt;
-    fused.bias = generic;
-    value = generic->getResult(0);
-  }
-  fused.group = {dim};
-  Operation *user = soleUser(value);
-  if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(user)) {
-    if (!expand.getResultType().hasStaticShape())
-      return std::nullopt;
-    fused.reshape = expand;
-    SmallVector<ReassociationIndices> groups =
-        expand.getReassociationIndices();
-    fused.group.assign(groups[dim].begin(), groups[dim].end());
-    value = expand.getResult();
-  } else if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(user)) {
-    // The features stay one dim, their own group.
-    SmallVector<ReassociationIndices> groups =
-        collapse.getReassociationIndices();
-    auto it = llvm::find_if(groups, [&](const ReassociationIndices &g) {
-      return llvm::is_contained(g, dim);
-    });
-    if (it == groups.end() || it->size() != 1 ||
-        !collapse.getResultType().hasStaticShape())
-      return std::nullopt;
-    fused.reshape = collapse;
-    fused.group = {static_cast<int64_t>(it - groups.begin())};
-    value = collapse.getResult();
+  bool biased = false, reshaped = false;
+  while (Operation *user = soleUser(value)) {
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    // A bias add slices with the features when they are one dim.
+    if (generic && !biased && fused.group.size() == 1 &&
+        isAddOf(generic, value)) {
+      biased = true;
+      fused.steps.push_back(generic);
+      value = generic->getResult(0);
+      continue;
+    }
+    if (reshaped)
+      break;
+    // Before the reshape the features are the one dim linear.outDim.
+    int64_t dim = fused.group.front();
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user)) {
+      if (!expand.getResultType().hasStaticShape())
+        return std::nullopt;
+      SmallVector<ReassociationIndices> groups =
+          expand.getReassociationIndices();
+      fused.group.assign(groups[dim].begin(), groups[dim].end());
+      value = expand.getResult();
+    } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(user)) {
+      // The features stay one dim, their own group.
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      auto it = llvm::find_if(groups, [&](const ReassociationIndices &g) {
+        return llvm::is_contained(g, dim);
+      });
+      if (it == groups.end() || it->size() != 1 ||
+          !collapse.getResultType().hasStaticShape())
+        return std::nullopt;
+      fused.group = {static_cast<int64_t>(it - groups.begin())};
+      value = collapse.getResult();
+    } else {
+      break;
+    }
+    reshaped = true;
+    fused.steps.push_back(user);
   }
   // Read only through static slices of contiguous, disjoint ranges.
   for (Operation *reader : value.getUsers()) {
@@ -266,7 +276,7 @@ std::optional<FusedProjection> matchFused(const Linear &linear) {
     if (!piece || piece->width <= 0 || piece->offset < 0 ||
         piece->offset + piece->width >
             cast<RankedTensorType>(op->getResult(0).getType())
-                .getDimSize(dim))
+                .getDimSize(linear.outDim))
       return std::nullopt;
     fused.pieces.push_back(*piece);
   }
@@ -307,39 +317,49 @@ void split(OpBuilder &b, FusedProjection &fused) {
                                   outDim, piece.offset, piece.width));
     Type type = withDim(op->getResult(0).getType(), outDim, piece.width);
     Value value = mlir::clone(b, op, TypeRange{type}, operands)->getResult(0);
-    if (linalg::GenericOp bias = fused.bias) {
-      SmallVector<Value> biasOperands;
-      for (OpOperand &operand : bias->getOpOperands()) {
-        if (operand.get() == op->getResult(0)) {
-          biasOperands.push_back(value);
-          continue;
-        }
-        // The bias add's loops are the dims of its result (an identity
-        // map), its maps projected permutations (isAddOf).
-        AffineMap map = bias.getMatchingIndexingMap(&operand);
-        std::optional<int64_t> pos = getPlainDimPosition(map, outDim);
-        if (!pos || *pos < 0)
-          biasOperands.push_back(operand.get());
-        else
-          biasOperands.push_back(sliceAlong(b, bias.getLoc(), operand.get(),
-                                            *pos, piece.offset, piece.width));
-      }
-      value = mlir::clone(b, bias, TypeRange{type}, biasOperands)->getResult(0);
-    }
-    // The piece's shape: the slice's sizes before any rank reduction.
+    // The piece's shape after a reshape: the slice's sizes before any rank
+    // reduction (a bias add after it keeps that shape).
     auto pieceType = RankedTensorType::get(
         piece.slice.getStaticSizes(),
         piece.slice.getSourceType().getElementType());
-    if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(fused.reshape))
-      value = tensor::ExpandShapeOp::create(
-          b, expand.getLoc(), pieceType, value,
-          expand.getReassociationIndices(),
-          getAsIndexOpFoldResult(b.getContext(), pieceType.getShape()));
-    else if (auto collapse =
-                 dyn_cast_or_null<tensor::CollapseShapeOp>(fused.reshape))
-      value = tensor::CollapseShapeOp::create(
-          b, collapse.getLoc(), pieceType, value,
-          collapse.getReassociationIndices());
+    // The original value each step reads, and its feature dim.
+    Value original = op->getResult(0);
+    int64_t featureDim = outDim;
+    for (Operation *step : fused.steps) {
+      if (auto bias = dyn_cast<linalg::GenericOp>(step)) {
+        SmallVector<Value> biasOperands;
+        for (OpOperand &operand : bias->getOpOperands()) {
+          if (operand.get() == original) {
+            biasOperands.push_back(value);
+            continue;
+          }
+          // The bias add's loops are the dims of its result (an identity
+          // map), its maps projected permutations (isAddOf).
+          AffineMap map = bias.getMatchingIndexingMap(&operand);
+          std::optional<int64_t> pos = getPlainDimPosition(map, featureDim);
+          if (!pos || *pos < 0)
+            biasOperands.push_back(operand.get());
+          else
+            biasOperands.push_back(sliceAlong(b, bias.getLoc(), operand.get(),
+                                              *pos, piece.offset, piece.width));
+        }
+        value = mlir::clone(b, bias, TypeRange{value.getType()}, biasOperands)
+                    ->getResult(0);
+      } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(step)) {
+        value = tensor::ExpandShapeOp::create(
+            b, expand.getLoc(), pieceType, value,
+            expand.getReassociationIndices(),
+            getAsIndexOpFoldResult(b.getContext(), pieceType.getShape()));
+        featureDim = fused.group.front();
+      } else {
+        auto collapse = cast<tensor::CollapseShapeOp>(step);
+        value = tensor::CollapseShapeOp::create(
+            b, collapse.getLoc(), pieceType, value,
+            collapse.getReassociationIndices());
+        featureDim = fused.group.front();
+      }
+      original = step->getResult(0);
+    }
     if (value.getType() != piece.slice.getType()) {
       // A rank-reducing slice: the whole piece, its unit dims dropped.
       SmallVector<int64_t> zeros(pieceType.getRank(), 0),
@@ -353,10 +373,8 @@ void split(OpBuilder &b, FusedProjection &fused) {
     piece.slice.getResult().replaceAllUsesWith(value);
     piece.slice->erase();
   }
-  if (fused.reshape)
-    fused.reshape->erase();
-  if (fused.bias)
-    fused.bias->erase();
+  for (Operation *step : llvm::reverse(fused.steps))
+    step->erase();
   op->erase();
 }
 

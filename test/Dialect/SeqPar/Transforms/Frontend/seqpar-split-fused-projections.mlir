@@ -81,6 +81,53 @@ func.func @transposed_b_bias(%x: tensor<1x32xf32>, %w: tensor<72x32xf32>, %b: te
 
 // -----
 
+// ChatGLM's fused query_key_value (4 query heads and 2 K/V heads of 8): the
+// bias added after the flattened [b*s, 64] output is restored to
+// [b, s, 64], then slices of 32, 16, 16 features. Each piece is its own
+// matmul, expanded to [2, 8, width], and its own bias add on the matching
+// 32 / 16 / 16 bias entries.
+
+// CHECK-LABEL: func.func @bias_after_expand(
+// CHECK-SAME: %[[X:.*]]: tensor<16x32xf32>, %[[W:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<64xf32>
+// CHECK: %[[WQ:.*]] = tensor.extract_slice %[[W]][0, 0] [32, 32] [1, 1]
+// CHECK: %[[Q:.*]] = linalg.matmul {{.*}} ins(%[[X]], %[[WQ]] : tensor<16x32xf32>, tensor<32x32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK: %[[QE:.*]] = tensor.expand_shape %[[Q]] {{\[}}[0, 1], [2]] output_shape [2, 8, 32] : tensor<16x32xf32> into tensor<2x8x32xf32>
+// CHECK: %[[BQ:.*]] = tensor.extract_slice %[[B]][0] [32] [1] : tensor<64xf32> to tensor<32xf32>
+// CHECK: %[[QB:.*]] = linalg.generic {{.*}} ins(%[[QE]], %[[BQ]] : tensor<2x8x32xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<2x8x32xf32>)
+// CHECK: %[[WK:.*]] = tensor.extract_slice %[[W]][32, 0] [16, 32] [1, 1]
+// CHECK: %[[K:.*]] = linalg.matmul {{.*}} ins(%[[X]], %[[WK]] : tensor<16x32xf32>, tensor<16x32xf32>)
+// CHECK: %[[KE:.*]] = tensor.expand_shape %[[K]] {{\[}}[0, 1], [2]] output_shape [2, 8, 16]
+// CHECK: %[[BK:.*]] = tensor.extract_slice %[[B]][32] [16] [1] : tensor<64xf32> to tensor<16xf32>
+// CHECK: %[[KB:.*]] = linalg.generic {{.*}} ins(%[[KE]], %[[BK]] : tensor<2x8x16xf32>, tensor<16xf32>)
+// CHECK: %[[BV:.*]] = tensor.extract_slice %[[B]][48] [16] [1]
+// CHECK: %[[VB:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[BV]] : tensor<2x8x16xf32>, tensor<16xf32>)
+// CHECK-NOT: tensor<2x8x64xf32>
+// CHECK: return %[[QB]], %[[KB]], %[[VB]]
+#mA = affine_map<(d0, d1, d2) -> (d0, d2)>
+#mBt = affine_map<(d0, d1, d2) -> (d1, d2)>
+#mC = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#feat = affine_map<(d0, d1, d2) -> (d2)>
+func.func @bias_after_expand(%x: tensor<16x32xf32>, %w: tensor<64x32xf32>, %b: tensor<64xf32>) -> (tensor<2x8x32xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %eo = tensor.empty() : tensor<16x64xf32>
+  %acc = linalg.fill ins(%cst : f32) outs(%eo : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %y = linalg.matmul indexing_maps = [#mA, #mBt, #mC] ins(%x, %w : tensor<16x32xf32>, tensor<64x32xf32>) outs(%acc : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %ye = tensor.expand_shape %y [[0, 1], [2]] output_shape [2, 8, 64] : tensor<16x64xf32> into tensor<2x8x64xf32>
+  %e3 = tensor.empty() : tensor<2x8x64xf32>
+  %yb = linalg.generic {indexing_maps = [#id3, #feat, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ye, %b : tensor<2x8x64xf32>, tensor<64xf32>) outs(%e3 : tensor<2x8x64xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<2x8x64xf32>
+  %q = tensor.extract_slice %yb[0, 0, 0] [2, 8, 32] [1, 1, 1] : tensor<2x8x64xf32> to tensor<2x8x32xf32>
+  %k = tensor.extract_slice %yb[0, 0, 32] [2, 8, 16] [1, 1, 1] : tensor<2x8x64xf32> to tensor<2x8x16xf32>
+  %v = tensor.extract_slice %yb[0, 0, 48] [2, 8, 16] [1, 1, 1] : tensor<2x8x64xf32> to tensor<2x8x16xf32>
+  return %q, %k, %v : tensor<2x8x32xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>
+}
+
+// -----
+
 // The contraction as a linalg.generic on [b, s, h] (batch loop read by the
 // activation and the output, not the weight), collapsed to [b*s, n] and
 // sliced 24 + 8.
