@@ -13,6 +13,7 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::seqpar {
@@ -72,8 +73,11 @@ Operation *specialize(OpBuilder &b, linalg::GenericOp op) {
   Value input = op.getDpsInputOperand(0)->get();
   if (!isa<RankedTensorType>(input.getType()))
     return nullptr;
+  // Only a permutation that moves dims: the identity is a copy (and
+  // upstream's linalg.transpose of rank 0 crashes its own verifier).
   if (std::optional<SmallVector<int64_t>> permutation =
-          linalg::isaTransposeOpInterface(op))
+          linalg::isaTransposeOpInterface(op);
+      permutation && !isIdentityPermutation(*permutation))
     return linalg::TransposeOp::create(b, loc, input, init, *permutation);
   if (std::optional<SmallVector<int64_t>> dims =
           linalg::isaBroadcastOpInterface(op))

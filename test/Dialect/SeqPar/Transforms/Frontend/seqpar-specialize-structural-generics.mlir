@@ -98,3 +98,29 @@ func.func @left_alone(%x: tensor<4x4xf32>, %y: tensor<4xf32>, %m: memref<4x4xf32
   }
   return %keeps_init, %computed, %column, %scaled, %sum : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Left alone: copies, which upstream's transpose predicate also accepts (an
+// identity permutation; of rank 0, a linalg.transpose crashed upstream's
+// verifier).
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<() -> ()>
+
+// CHECK-LABEL: func.func @copies(
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.transpose
+func.func @copies(%x: tensor<4x4xf32>, %y: tensor<f32>) -> (tensor<4x4xf32>, tensor<f32>) {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %c = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x4xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %c0 = linalg.generic {indexing_maps = [#none, #none], iterator_types = []} ins(%y : tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<f32>
+  return %c, %c0 : tensor<4x4xf32>, tensor<f32>
+}
