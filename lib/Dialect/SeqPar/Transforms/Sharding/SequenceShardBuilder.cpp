@@ -67,21 +67,35 @@ int64_t SequenceShardBuilder::outerOf(RankedTensorType type, int64_t dim,
   return type.getDimSize(dim) / (seqLen * inner);
 }
 
+/// The point after the constants that open `block`. The canonicalizer
+/// moves every constant it meets before the first op that is not one; the
+/// rank's ops and constants are created around that point so that the
+/// clean-up after the rewrite moves nothing (and the pass manager need not
+/// verify the module again, docs/benchmarks.md §1).
+static Block::iterator afterLeadingConstants(Block &block) {
+  return llvm::find_if(block, [](Operation &op) {
+    return !op.hasTrait<OpTrait::ConstantLike>();
+  });
+}
+
 void SequenceShardBuilder::createRanks(OpBuilder &b) {
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&func.getBody().front());
+  Block &entry = func.getBody().front();
+  b.setInsertionPoint(&entry, afterLeadingConstants(entry));
   Location loc = func.getLoc();
+  SmallVector<Value> sizes;
+  for (unsigned i = 1; i < gridAxes.size(); ++i)
+    sizes.push_back(arith::ConstantIndexOp::create(b, loc, axisSizes[i]));
   SmallVector<Type> types(gridAxes.size(), b.getIndexType());
   auto coords = shard::ProcessMultiIndexOp::create(b, loc, types,
                                                    grid.getValue(), gridAxes);
   axisRanks.assign(coords.getResults().begin(), coords.getResults().end());
   // Row-major over the axes, as the runtime numbers a group.
   rankValue = axisRanks.front();
-  for (unsigned i = 1; i < axisRanks.size(); ++i) {
-    Value size = arith::ConstantIndexOp::create(b, loc, axisSizes[i]);
+  for (unsigned i = 1; i < axisRanks.size(); ++i)
     rankValue = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, rankValue, size), axisRanks[i]);
-  }
+        b, loc, arith::MulIOp::create(b, loc, rankValue, sizes[i - 1]),
+        axisRanks[i]);
 }
 
 Value SequenceShardBuilder::rank(OpBuilder &b) {
@@ -101,9 +115,11 @@ Value SequenceShardBuilder::tokenOffset(OpBuilder &b, int64_t inner) {
   if (!offset) {
     Value r = rank(b);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointAfterValue(r);
+    Block &entry = func.getBody().front();
+    b.setInsertionPoint(&entry, afterLeadingConstants(entry));
     Value stride =
         arith::ConstantIndexOp::create(b, func.getLoc(), localSeqLen * inner);
+    b.setInsertionPointAfterValue(r);
     offset = arith::MulIOp::create(b, func.getLoc(), r, stride);
   }
   return offset;
@@ -291,8 +307,9 @@ Value SequenceShardBuilder::buildLocal(OpBuilder &b, Location loc, Value global,
   if (auto fill = global.getDefiningOp<linalg::FillOp>()) {
     auto empty = fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
     if (empty && type.hasStaticShape()) {
-      Value init = tensor::EmptyOp::create(b, loc, local.getShape(),
-                                           local.getElementType());
+      // The init through the cache: the ops that write the same tensor.empty
+      // share one local one.
+      Value init = localize(b, loc, empty, dim, inner);
       return linalg::FillOp::create(b, loc, fill.getInputs()[0], init)
                           .getResult(0);
     }

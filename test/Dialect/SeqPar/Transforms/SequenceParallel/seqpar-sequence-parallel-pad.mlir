@@ -11,8 +11,8 @@
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
 // CHECK-LABEL: func.func @uneven
 // CHECK-SAME: (%[[X:.+]]: tensor<7x16xf32>
-// CHECK: %[[RANK:.+]] = shard.process_multi_index on @grid axes = [0] : index
 // CHECK: %[[C4:.+]] = arith.constant 4 : index
+// CHECK: %[[RANK:.+]] = shard.process_multi_index on @grid axes = [0] : index
 // CHECK: %[[OFF:.+]] = arith.muli %[[RANK]], %[[C4]] : index
 // CHECK: %[[P:.+]] = tensor.pad %[[X]] low[0, 0] high[1, 0]
 // CHECK: tensor<7x16xf32> to tensor<8x16xf32>

@@ -11,8 +11,8 @@
 shard.grid @grid(shape = 2) {sym_visibility = "private"}
 // CHECK-LABEL: func.func @mlp
 // CHECK-SAME: (%[[X:.+]]: tensor<8x16xf32> {{.*}}, %[[W1:.+]]: tensor<16x32xf32> {{.*}}, %[[W2:.+]]: tensor<32x16xf32> {{.*}}, %[[B:.+]]: tensor<16xf32> {{.*}}) -> tensor<8x16xf32>
-// CHECK: %[[RANK:.+]] = shard.process_multi_index on @grid axes = [0] : index
 // CHECK: %[[C4:.+]] = arith.constant 4 : index
+// CHECK: %[[RANK:.+]] = shard.process_multi_index on @grid axes = [0] : index
 // CHECK: %[[OFF:.+]] = arith.muli %[[RANK]], %[[C4]] : index
 // CHECK: %[[H:.+]] = linalg.matmul ins(%[[X]], %[[W1]] : tensor<8x16xf32>, tensor<16x32xf32>)
 // CHECK: %[[P:.+]] = linalg.matmul ins(%[[H]], %[[W2]]
@@ -255,4 +255,40 @@ func.func @weight_first(%x: tensor<8x16xf32> {seqpar.sharding = #seqpar.sharding
   %f = linalg.fill ins(%c0 : f32) outs(%e2 : tensor<32x8xf32>) -> tensor<32x8xf32>
   %y = linalg.matmul ins(%wt, %at : tensor<32x16xf32>, tensor<16x8xf32>) outs(%f : tensor<32x8xf32>) -> tensor<32x8xf32>
   return %y : tensor<32x8xf32>
+}
+
+// -----
+
+// A row sum into a zero fill of a tensor.empty that the next op writes
+// too (as CSE leaves a LayerNorm): both read one local tensor.empty, so the
+// clean-up after the rewrite has nothing to merge.
+
+shard.grid @grid(shape = 2) {sym_visibility = "private"}
+// CHECK-LABEL: func.func @shared_empty
+// CHECK: shard.reduce_scatter
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<4x1xf32>
+// CHECK-NOT: tensor.empty() : tensor<4x1xf32>
+// CHECK: %[[F:.+]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4x1xf32>)
+// CHECK: %[[S:.+]] = linalg.generic {{.*}} outs(%[[F]] : tensor<4x1xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<4x1xf32>) outs(%[[E]] : tensor<4x1xf32>)
+func.func @shared_empty(%x: tensor<8x16xf32> {seqpar.seq_dim = 0 : i64, seqpar.sharding = #seqpar.sharding<@grid, replicated>},
+                        %w: tensor<16x16xf32> {seqpar.sharding = #seqpar.sharding<@grid, [[0]]>}) -> tensor<8x1xf32> {
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<8x16xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %p = linalg.matmul ins(%x, %w : tensor<8x16xf32>, tensor<16x16xf32>) outs(%f2 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %r = shard.all_reduce %p on @grid grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
+  %e = tensor.empty() : tensor<8x1xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x1xf32>) -> tensor<8x1xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%r : tensor<8x16xf32>) outs(%f : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %o, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<8x1xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<8x1xf32>) outs(%e : tensor<8x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.mulf %a, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<8x1xf32>
+  return %m : tensor<8x1xf32>
 }
