@@ -1008,7 +1008,9 @@ def SplitFusedProjections : Pass<"seqpar-split-fused-projections", "::mlir::func
     parallel loop that the output and the weight read as a plain dim and
     the activation does not),
     optionally followed by a bias add (an all-parallel generic yielding
-    the sum of the linear's output and one other operand), is read, directly
+    the sum of the linear's output and one other operand, or a named
+    `linalg.add`; a `linalg.broadcast` of the bias vector it reads is
+    rebuilt per piece from the piece of the vector), is read, directly
     or through one `tensor.expand_shape` (features split into [groups,
     width]) or `tensor.collapse_shape` (features kept one dim), the bias
     add before or after the reshape (ChatGLM adds it after restoring

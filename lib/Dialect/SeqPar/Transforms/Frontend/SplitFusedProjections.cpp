@@ -105,10 +105,14 @@ std::optional<Linear> matchLinear(linalg::LinalgOp op) {
   return found;
 }
 
-/// An all-parallel generic of two inputs yielding their sum (a bias add),
-/// one of them `value` read at the identity as the result is, every map a
-/// projected permutation: loop d of it is dim d of `value`.
-bool isAddOf(linalg::GenericOp op, Value value) {
+/// An all-parallel generic (or a named linalg.add) of two inputs yielding
+/// their sum (a bias add), one of them `value` read at the identity as the
+/// result is, every map a projected permutation: loop d of it is dim d of
+/// `value`.
+bool isAddOf(Operation *candidate, Value value) {
+  if (!isa_and_nonnull<linalg::GenericOp, linalg::AddOp>(candidate))
+    return false;
+  auto op = cast<linalg::LinalgOp>(candidate);
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
       op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != op.getNumParallelLoops() ||
@@ -126,7 +130,7 @@ bool isAddOf(linalg::GenericOp op, Value value) {
       linear = input;
   if (!linear)
     return false;
-  Block *body = op.getBody();
+  Block *body = op.getBlock();
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
   if (!yield || yield->getNumOperands() != 1 ||
       body->getOperations().size() != 2)
@@ -229,13 +233,11 @@ std::optional<FusedProjection> matchFused(const Linear &linear) {
   };
   bool biased = false, reshaped = false;
   while (Operation *user = soleUser(value)) {
-    auto generic = dyn_cast<linalg::GenericOp>(user);
     // A bias add slices with the features when they are one dim.
-    if (generic && !biased && fused.group.size() == 1 &&
-        isAddOf(generic, value)) {
+    if (!biased && fused.group.size() == 1 && isAddOf(user, value)) {
       biased = true;
-      fused.steps.push_back(generic);
-      value = generic->getResult(0);
+      fused.steps.push_back(user);
+      value = user->getResult(0);
       continue;
     }
     if (reshaped)
@@ -298,6 +300,27 @@ std::optional<FusedProjection> matchFused(const Linear &linear) {
   return fused;
 }
 
+/// `piece`'s features of `operand`, whose dim `dim` holds all of them. A
+/// named broadcast of a bias vector (HF Conv1D's linalg.broadcast +
+/// linalg.add) is rebuilt from the piece of the vector, as the frontend
+/// would have written each piece, instead of cutting the broadcast copy.
+Value slicePiece(OpBuilder &b, Location loc, Value operand, int64_t dim,
+                 const Piece &piece) {
+  auto broadcast = operand.getDefiningOp<linalg::BroadcastOp>();
+  if (!broadcast || llvm::is_contained(broadcast.getDimensions(), dim))
+    return sliceAlong(b, loc, operand, dim, piece.offset, piece.width);
+  // The input's dims are the result's that are not broadcast, in order.
+  int64_t inputDim = dim - llvm::count_if(broadcast.getDimensions(),
+                                          [&](int64_t d) { return d < dim; });
+  Value input = sliceAlong(b, loc, broadcast.getInput(), inputDim, piece.offset,
+                           piece.width);
+  Value init =
+      sliceAlong(b, loc, broadcast.getInit(), dim, piece.offset, piece.width);
+  return linalg::BroadcastOp::create(b, broadcast.getLoc(), input, init,
+                                     broadcast.getDimensions())
+      ->getResult(0);
+}
+
 /// The fused projection computed as one linear per piece, each piece's
 /// slice replaced by its own linear's output.
 void split(OpBuilder &b, FusedProjection &fused) {
@@ -326,7 +349,7 @@ void split(OpBuilder &b, FusedProjection &fused) {
     Value original = op->getResult(0);
     int64_t featureDim = outDim;
     for (Operation *step : fused.steps) {
-      if (auto bias = dyn_cast<linalg::GenericOp>(step)) {
+      if (auto bias = dyn_cast<linalg::LinalgOp>(step)) {
         SmallVector<Value> biasOperands;
         for (OpOperand &operand : bias->getOpOperands()) {
           if (operand.get() == original) {
@@ -340,8 +363,8 @@ void split(OpBuilder &b, FusedProjection &fused) {
           if (!pos || *pos < 0)
             biasOperands.push_back(operand.get());
           else
-            biasOperands.push_back(sliceAlong(b, bias.getLoc(), operand.get(),
-                                              *pos, piece.offset, piece.width));
+            biasOperands.push_back(
+                slicePiece(b, bias.getLoc(), operand.get(), *pos, piece));
         }
         value = mlir::clone(b, bias, TypeRange{value.getType()}, biasOperands)
                     ->getResult(0);

@@ -249,3 +249,33 @@ func.func @rows_sliced(%x: tensor<4x8xf32>, %w: tensor<8x12xf32>, %acc: tensor<4
   %b = tensor.extract_slice %y[1, 0] [3, 12] [1, 1] : tensor<4x12xf32> to tensor<3x12xf32>
   return %a, %b : tensor<1x12xf32>, tensor<3x12xf32>
 }
+
+// -----
+
+// HF Conv1D's bias as named ops (linalg.broadcast of the bias vector, then
+// linalg.add) on the flattened output, then the expand and slices of 32, 16,
+// 16 features: each piece adds its own broadcast of its piece of the bias.
+
+// CHECK-LABEL: func.func @named_broadcast_add(
+// CHECK-SAME: %[[X:.*]]: tensor<16x32xf32>, %[[W:.*]]: tensor<32x64xf32>, %[[B:.*]]: tensor<64xf32>
+// CHECK: %[[Q:.*]] = linalg.matmul ins(%[[X]], %{{.*}} : tensor<16x32xf32>, tensor<32x32xf32>)
+// CHECK: %[[BQ:.*]] = tensor.extract_slice %[[B]][0] [32] [1] : tensor<64xf32> to tensor<32xf32>
+// CHECK: %[[BCQ:.*]] = linalg.broadcast ins(%[[BQ]] : tensor<32xf32>) outs(%{{.*}} : tensor<16x32xf32>) dimensions = [0]
+// CHECK: %[[AQ:.*]] = linalg.add ins(%[[Q]], %[[BCQ]] : tensor<16x32xf32>, tensor<16x32xf32>)
+// CHECK: tensor.expand_shape %[[AQ]] {{\[}}[0, 1], [2]] output_shape [2, 8, 32]
+// CHECK: %[[BV:.*]] = tensor.extract_slice %[[B]][48] [16] [1] : tensor<64xf32> to tensor<16xf32>
+// CHECK: linalg.broadcast ins(%[[BV]] : tensor<16xf32>)
+// CHECK-NOT: linalg.add ins({{.*}} : tensor<16x64xf32>
+func.func @named_broadcast_add(%x: tensor<16x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>) -> (tensor<2x8x32xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<16x32xf32>, tensor<32x64xf32>) outs(%f : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %bb = linalg.broadcast ins(%b : tensor<64xf32>) outs(%e : tensor<16x64xf32>) dimensions = [0]
+  %ba = linalg.add ins(%mm, %bb : tensor<16x64xf32>, tensor<16x64xf32>) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %h = tensor.expand_shape %ba [[0, 1], [2]] output_shape [2, 8, 64] : tensor<16x64xf32> into tensor<2x8x64xf32>
+  %q = tensor.extract_slice %h[0, 0, 0] [2, 8, 32] [1, 1, 1] : tensor<2x8x64xf32> to tensor<2x8x32xf32>
+  %k = tensor.extract_slice %h[0, 0, 32] [2, 8, 16] [1, 1, 1] : tensor<2x8x64xf32> to tensor<2x8x16xf32>
+  %v = tensor.extract_slice %h[0, 0, 48] [2, 8, 16] [1, 1, 1] : tensor<2x8x64xf32> to tensor<2x8x16xf32>
+  return %q, %k, %v : tensor<2x8x32xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>
+}
