@@ -904,9 +904,11 @@ def SpecializeStructuralGenerics : Pass<"seqpar-specialize-structural-generics",
     - a fill: all-parallel, the init written at a permutation of the loops
       and not read, the body yielding a scalar input (upstream's
       `isaFillOpInterface`) or, with no input, a value defined outside it;
-    - a transpose (upstream's `isaTransposeOpInterface`) or a broadcast
-      (`isaBroadcastOpInterface`), whose body yields the input's element
-      (upstream checks only that the body is a single yield).
+    - a transpose (input and init read at permutations of the loops, not
+      both the same: upstream's `isaTransposeOpInterface` also asks for the
+      identity on the init) or a broadcast (`isaBroadcastOpInterface`),
+      whose body yields the input's element (upstream checks only that the
+      body is a single yield). A copy stays a generic.
     Every other generic, elementwise ones and contractions included, is
     left as it is: the analyses read those from their indexing maps.
     docs/import.md, "Other frontends".

@@ -59,6 +59,24 @@ Value filledValue(linalg::GenericOp op) {
   return value;
 }
 
+/// The permutation of a transpose: all-parallel, one input and one init,
+/// both read at permutations of the loops (upstream's
+/// `isaTransposeOpInterface` asks for the identity on the init; a frontend
+/// may permute the init instead). Result dim j is input dim perm[j], the
+/// input's position of the loop the init's dim j reads.
+std::optional<SmallVector<int64_t>> transposePermutation(linalg::GenericOp op) {
+  if (!op.isAllParallelLoops() || op.getNumDpsInputs() != 1)
+    return std::nullopt;
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!in.isPermutation() || !out.isPermutation())
+    return std::nullopt;
+  SmallVector<int64_t> permutation;
+  for (AffineExpr loop : out.getResults())
+    permutation.push_back(*in.getResultPosition(loop));
+  return permutation;
+}
+
 /// `op` as a named fill, transpose or broadcast, or null when it is none of
 /// them. The named op writes the same init.
 Operation *specialize(OpBuilder &b, linalg::GenericOp op) {
@@ -76,7 +94,7 @@ Operation *specialize(OpBuilder &b, linalg::GenericOp op) {
   // Only a permutation that moves dims: the identity is a copy (and
   // upstream's linalg.transpose of rank 0 crashes its own verifier).
   if (std::optional<SmallVector<int64_t>> permutation =
-          linalg::isaTransposeOpInterface(op);
+          transposePermutation(op);
       permutation && !isIdentityPermutation(*permutation))
     return linalg::TransposeOp::create(b, loc, input, init, *permutation);
   if (std::optional<SmallVector<int64_t>> dims =

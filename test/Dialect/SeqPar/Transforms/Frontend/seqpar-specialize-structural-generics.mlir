@@ -124,3 +124,34 @@ func.func @copies(%x: tensor<4x4xf32>, %y: tensor<f32>) -> (tensor<4x4xf32>, ten
   } -> tensor<f32>
   return %c, %c0 : tensor<4x4xf32>, tensor<f32>
 }
+
+// -----
+
+// A transpose written with the permutation on the init (out[d0, d2, d1] =
+// in[d0, d1, d2]) and one with both maps permuted: result dim j is the
+// input dim that reads the loop the init's dim j reads.
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#p021 = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+#p120 = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+#p201 = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+
+// CHECK-LABEL: func.func @permuted_init(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<2x4x8xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.transpose ins(%[[X]] : tensor<2x4x8xf32>) outs(%{{.*}} : tensor<2x8x4xf32>) permutation = [0, 2, 1]
+// CHECK: linalg.transpose ins(%[[X]] : tensor<2x4x8xf32>) outs(%{{.*}} : tensor<8x2x4xf32>) permutation = [2, 0, 1]
+func.func @permuted_init(%x: tensor<2x4x8xf32>) -> (tensor<2x8x4xf32>, tensor<8x2x4xf32>) {
+  %e = tensor.empty() : tensor<2x8x4xf32>
+  %t = linalg.generic {indexing_maps = [#id3, #p021], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x4x8xf32>) outs(%e : tensor<2x8x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x8x4xf32>
+  // out[d1, d2, d0] = x[d2, d0, d1]: result[a, b, c] = x[b, c, a].
+  %e2 = tensor.empty() : tensor<8x2x4xf32>
+  %u = linalg.generic {indexing_maps = [#p201, #p120], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x4x8xf32>) outs(%e2 : tensor<8x2x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8x2x4xf32>
+  return %t, %u : tensor<2x8x4xf32>, tensor<8x2x4xf32>
+}
