@@ -219,7 +219,7 @@ RankedTensorType withDim(Type type, int64_t dim, int64_t size) {
 /// bias on the flattened [b*s, n] output or after restoring [b, s, n]).
 struct FusedProjection {
   Linear linear;
-  SmallVector<Operation *> steps; // bias add (GenericOp) or reshape
+  SmallVector<Operation *> steps; // bias add (isAddOf) or reshape
   SmallVector<int64_t> group;     // feature dims of the sliced value
   SmallVector<Piece> pieces;
 };
