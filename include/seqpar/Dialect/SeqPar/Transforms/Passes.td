@@ -1197,8 +1197,11 @@ def FuseElementwise : Pass<"seqpar-fuse-elementwise"> {
     contraction (a norm or an activation inside the multiply-accumulate
     would keep `seqpar-lower-matmul-to-blas` from sending it to BLAS), and
     a producer with several uses is left alone (fusing it would compute it
-    once per consumer). Used by `seqpar-lower-to-llvm` before
-    bufferization; docs/runtime-and-run.md, "Fusion".
+    once per consumer). Named `linalg.broadcast`s are written as their
+    generics first (upstream fuses generics only), so a bias or mask
+    broadcast over the tokens is read in place by its consumer. Used by
+    `seqpar-lower-to-llvm` before bufferization; docs/runtime-and-run.md,
+    "Fusion".
 
     Before:
     ```mlir

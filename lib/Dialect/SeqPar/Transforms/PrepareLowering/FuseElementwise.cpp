@@ -36,6 +36,21 @@ struct FuseElementwisePass
     : public mlir::seqpar::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // Upstream fuses generics only: a named broadcast (a bias or mask
+    // expanded over the tokens; the frontend normalization writes the
+    // generics that are one as linalg.broadcast) becomes its generic, so
+    // its consumer reads the vector instead of a materialised copy.
+    SmallVector<linalg::BroadcastOp> broadcasts;
+    getOperation()->walk([&](linalg::BroadcastOp op) {
+      if (op.hasPureTensorSemantics())
+        broadcasts.push_back(op);
+    });
+    IRRewriter rewriter(ctx);
+    for (linalg::BroadcastOp op : broadcasts) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::generalizeNamedOp(rewriter, op)))
+        return signalPassFailure();
+    }
     RewritePatternSet patterns(ctx);
     linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
     // What upstream's linalg-fuse-elementwise-ops cleans up with: operands

@@ -116,3 +116,27 @@ func.func @two_uses(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4xf32>,
   } -> tensor<4x8xf32>
   return %sum, %r : tensor<4xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// A named linalg.broadcast of a bias vector over the tokens (the frontend
+// normalization writes such generics as linalg.broadcast) is generalized and
+// fused: the add reads the vector in place, no [8, 16] copy is made.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @named_broadcast
+// CHECK-SAME: (%[[Y:.+]]: tensor<8x16xf32>, %[[B:.+]]: tensor<16xf32>)
+// CHECK-NOT: linalg.broadcast
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[Y]], %[[B]] : tensor<8x16xf32>, tensor<16xf32>)
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]
+func.func @named_broadcast(%y: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<8x16xf32> {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %bb = linalg.broadcast ins(%b : tensor<16xf32>) outs(%e : tensor<8x16xf32>) dimensions = [0]
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%y, %bb : tensor<8x16xf32>, tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
