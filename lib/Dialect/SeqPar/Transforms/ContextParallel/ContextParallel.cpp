@@ -8,6 +8,7 @@
 
 #include "ContextParallelBuilder.h"
 
+#include "seqpar/Analysis/SymbolUses.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridAxis.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/SequenceShardingPreamble.h"
@@ -92,7 +93,7 @@ ContextParallelPass::runOnFunction(func::FuncOp func,
                                  "more than one block";
     return success();
   }
-  if (!SymbolTable::symbolKnownUseEmpty(func, getOperation())) {
+  if (isSymbolReferenced(func, getOperation())) {
     emitRemark(func.getLoc())
         << "context-parallel: skipped, the function is called (its signature "
            "would change)";

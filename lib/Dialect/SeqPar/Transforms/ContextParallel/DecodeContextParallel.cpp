@@ -11,6 +11,7 @@
 #include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Analysis/CausalMask.h"
 #include "seqpar/Analysis/KVCache.h"
+#include "seqpar/Analysis/SymbolUses.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Attention/AttentionPartial.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
@@ -931,7 +932,7 @@ LogicalResult DecodeContextParallelPass::runOnFunction(func::FuncOp func) {
   // Its argument types change: a function with call sites is left to the
   // inliner first.
   if (auto module = func->getParentOfType<ModuleOp>();
-      module && !SymbolTable::symbolKnownUseEmpty(func, module)) {
+      module && isSymbolReferenced(func, module)) {
     emitRemark(func.getLoc())
         << "decode context parallelism: @" << func.getSymName()
         << " has call sites: left as it is (inline it first, e.g. --inline)";

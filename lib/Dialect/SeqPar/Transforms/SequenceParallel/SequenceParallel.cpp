@@ -10,6 +10,7 @@
 
 #include "seqpar/Analysis/BufferForm.h"
 #include "seqpar/Analysis/SeqDimChoice.h"
+#include "seqpar/Analysis/SymbolUses.h"
 #include "seqpar/Analysis/TokenWiseAnalysis.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
@@ -131,7 +132,7 @@ SequenceParallelPass::runOnFunction(func::FuncOp func,
     return failure();
   // The signature may only change where no call site depends on it.
   bool keepSignature = (inputSharded || outputSharded) &&
-                       !SymbolTable::symbolKnownUseEmpty(func, getOperation());
+                       isSymbolReferenced(func, getOperation());
   if (keepSignature)
     emitRemark(func.getLoc())
         << "sequence-parallel: the function is called, so its signature is "

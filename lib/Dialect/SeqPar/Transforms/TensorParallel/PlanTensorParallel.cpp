@@ -13,6 +13,7 @@
 #include "seqpar/Analysis/Contraction.h"
 #include "seqpar/Analysis/KVCache.h"
 #include "seqpar/Analysis/SavedForBackward.h"
+#include "seqpar/Analysis/SymbolUses.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
@@ -925,7 +926,7 @@ void PlanTensorParallelPass::runOnOperation() {
       continue;
     // Changing a callee's signature would break its callers (the pipeline
     // inlines helpers first).
-    if (!SymbolTable::symbolKnownUseEmpty(func, getOperation())) {
+    if (isSymbolReferenced(func, getOperation())) {
       emitRemark(func.getLoc())
           << "@" << func.getSymName()
           << " has call sites: left unplanned (inline it first)";

@@ -1,4 +1,4 @@
-// RUN: seqpar-opt %s --seqpar-plan-tensor-parallel=tp=4 --split-input-file -verify-diagnostics
+// RUN: seqpar-opt %s --seqpar-plan-tensor-parallel=tp=4 --split-input-file -verify-diagnostics -allow-unregistered-dialect
 
 // 6 heads of 8 cannot be split over 4 ranks: an error at the head reshape.
 func.func @heads_not_divisible(%x: tensor<2x8x48xf32>, %wq: tensor<48x48xf32>) -> tensor<2x8x6x8xf32> {
@@ -81,6 +81,30 @@ func.func @callee(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
 func.func @caller(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
   %y = call @callee(%x) : (tensor<16x32xf32>) -> tensor<16x32xf32>
   return %y : tensor<16x32xf32>
+}
+
+// -----
+
+// References that are not calls count too: a func.constant (a symbol user),
+// and an attribute of any op (discardable, or an unregistered op's).
+// expected-remark @+1 {{@by_constant has call sites: left unplanned (inline it first)}}
+func.func @by_constant(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %x : tensor<16x32xf32>
+}
+// expected-remark @+1 {{@by_attribute has call sites: left unplanned (inline it first)}}
+func.func @by_attribute(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %x : tensor<16x32xf32>
+}
+// expected-remark @+1 {{@by_unregistered has call sites: left unplanned (inline it first)}}
+func.func @by_unregistered(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %x : tensor<16x32xf32>
+}
+// expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
+func.func @referrer(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %f = func.constant @by_constant : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  %e = tensor.empty() {seqpar_test.callback = [@by_attribute]} : tensor<16x32xf32>
+  "test.register"() {callee = @by_unregistered} : () -> ()
+  return %x : tensor<16x32xf32>
 }
 
 // -----

@@ -1,0 +1,34 @@
+//===- SymbolUses.cpp - whether a function is referenced ------------------===//
+
+#include "seqpar/Analysis/SymbolUses.h"
+
+#include "mlir/Interfaces/CallInterfaces.h"
+
+using namespace mlir;
+
+/// Whether `attr` holds a symbol reference rooted at `name`.
+static bool refersTo(Attribute attr, StringAttr name) {
+  return attr
+      .walk([&](SymbolRefAttr ref) {
+        return ref.getRootReference() == name ? WalkResult::interrupt()
+                                              : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+bool seqpar::isSymbolReferenced(SymbolOpInterface symbol, Operation *within) {
+  StringAttr name = symbol.getNameAttr();
+  return within
+      ->walk([&](Operation *op) {
+        // The inherent attributes of an op with properties are read only
+        // where they may name a symbol: building them as a dictionary is
+        // what makes the upstream query slow.
+        bool mayName = !op->isRegistered() ||
+                       isa<SymbolUserOpInterface, CallOpInterface>(op);
+        Attribute attrs = mayName ? op->getAttrDictionary()
+                                  : op->getDiscardableAttrDictionary();
+        return refersTo(attrs, name) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
