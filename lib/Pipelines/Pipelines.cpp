@@ -230,6 +230,9 @@ SeqParPipelineOptions::getPlanTensorParallelOptions() const {
   plan.tp = tp;
   plan.gridName = GridContract::kName.str();
   plan.gridAxis = GridContract::kTensorAxis;
+  GridContract grid = getGrid();
+  plan.cp = grid.cp;
+  plan.cpUlysses = grid.ulysses;
   return plan;
 }
 
@@ -301,15 +304,18 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     return;
   }
   buildFrontendNormalizationPipeline(pm);
-  pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
   // Without TP there is nothing to plan: at tp=1 the planner's rank slices
   // (of GQA K/V heads) would only hide K and V from the raiser, and its
   // remarks would only say so. The CP and decode rewrites state every
   // argument's sharding themselves; with neither, the planner at tp=1 does
-  // (replicated).
+  // (replicated). The planner makes the TP x CP grid it plans on; without
+  // it, seqpar-create-grid does (a pass that only adds the grid costs a
+  // verification of the whole module, docs/benchmarks.md §1).
   bool shardsSequence = opts.getGrid().hasRingAxis() || opts.dcp > 1;
   if (opts.tp > 1 || !shardsSequence)
     pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
+  else
+    pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
   // A backward's sum of input gradients of separate projections: one
   // all_reduce, as a fused projection sends.
   pm.addPass(createCombineAllReduces());

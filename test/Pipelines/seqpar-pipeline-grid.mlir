@@ -9,6 +9,9 @@
 // RUN:   | FileCheck %s --check-prefix=HYBRID
 // RUN: seqpar-opt %t/other-grid.mlir -verify-diagnostics --seqpar-pipeline=cp=4
 // RUN: not seqpar-opt %t/other-grid.mlir --seqpar-pipeline=cp=4 -o /dev/null 2>/dev/null
+// With TP the planner makes the grid (no pass of its own), with the same check.
+// RUN: seqpar-opt %t/other-grid-tp.mlir -verify-diagnostics --seqpar-pipeline=tp=2
+// RUN: seqpar-opt %t/other-grid-tp.mlir -verify-diagnostics --seqpar-pipeline="tp=2 cp=2"
 
 //--- attention.mlir
 // HYBRID: shard.grid @grid(shape = 2x2x2) {sym_visibility = "private"}
@@ -33,4 +36,11 @@ func.func @main(%q: tensor<2x4x64x16xf32> {seqpar.seq_dim = 2 : i64})
   %o = seqpar.attention %q, %q, %q {causal, scale = 0.25 : f32}
       : tensor<2x4x64x16xf32>, tensor<2x4x64x16xf32>, tensor<2x4x64x16xf32> -> tensor<2x4x64x16xf32>
   return %o : tensor<2x4x64x16xf32>
+}
+
+//--- other-grid-tp.mlir
+// expected-error-re @+1 {{grid for context and tensor parallelism: the module's @grid has shape [2, 3], but tp=2 cp={{[12]}} cp-ulysses=1 make the grid [2{{(, 2)?}}]}}
+shard.grid @grid(shape = 2x3)
+func.func @main(%x: tensor<2x64x16xf32>) -> tensor<2x64x16xf32> {
+  return %x : tensor<2x64x16xf32>
 }

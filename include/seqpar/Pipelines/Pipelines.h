@@ -184,9 +184,10 @@ struct SeqParPipelineOptions : public PassPipelineOptions<SeqParPipelineOptions>
 /// Builds `seqpar-pipeline`. Options that make no sense (sizes below 1,
 /// cp-ulysses without hybrid, ...) build a pipeline that
 /// only reports them, as an error at the module. Otherwise: inlining, tosa
-/// to linalg/arith/tensor, CSE, seqpar-create-grid (GridContract.h: [tp],
-/// [tp, cp], or [tp, cp/u, u] for hybrid), seqpar-plan-tensor-parallel on
-/// the TP axis, seqpar-raise-attention; with cp > 1
+/// to linalg/arith/tensor, CSE, seqpar-plan-tensor-parallel on the TP axis
+/// of the grid it makes (GridContract.h: [tp], [tp, cp], or [tp, cp/u, u]
+/// for hybrid; seqpar-create-grid makes it when no TP is planned),
+/// seqpar-raise-attention; with cp > 1
 /// seqpar-context-parallel on the ring axis (hybrid: and the Ulysses
 /// axis); then the sequence-parallel pipeline on the TP axis when sp is
 /// set (and tp > 1). With dcp > 1 (a decode step), the KV caches are

@@ -94,9 +94,12 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     nothing is divided). Dynamic dims are an error.
     Arguments and results without a split get `#seqpar.sharding<@grid,
     replicated>`. The planner runs on axis `grid-axis` of the grid named
-    by `grid` (`seqpar-create-grid` creates seqpar-pipeline's TP x CP
-    grid), whose size must be `tp` when given; when the module has no such
-    grid, it creates one of shape [t].
+    by `grid`, whose size must be `tp` when given; when the module has no
+    such grid, it creates one of shape [t]. With `cp` >= 1 the grid is
+    instead seqpar-pipeline's TP x CP grid (docs/semantics.md §4.6), made or
+    checked as `seqpar-create-grid` does, with TP on axis 0: the pipeline
+    makes its grid here rather than in a pass of its own, which would cost
+    one more verification of the whole module (docs/benchmarks.md §1).
 
     Before (t = 2, one MLP):
     ```mlir
@@ -116,10 +119,16 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     Option<"tp", "tp", "int64_t", /*default=*/"0",
            "TP size t (default: the size of the grid axis)">,
     Option<"gridName", "grid", "std::string", /*default=*/"\"grid\"",
-           "Grid symbol (created with shape [tp] when missing; "
-           "seqpar-create-grid creates a TP x CP one)">,
+           "Grid symbol (created with shape [tp] when missing, or as the "
+           "TP x CP grid with cp >= 1)">,
     Option<"gridAxis", "grid-axis", "int64_t", /*default=*/"0",
-           "TP grid axis">
+           "TP grid axis">,
+    Option<"cp", "cp", "int64_t", /*default=*/"0",
+           "With cp >= 1: the grid is seqpar-create-grid's TP x CP grid of "
+           "tp, cp and cp-ulysses (made when missing, its shape checked "
+           "otherwise); 0: any grid whose TP axis has tp ranks">,
+    Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
+           "Hybrid's Ulysses size u of the TP x CP grid (only with cp >= 1)">
   ];
   let statistics = [
     Statistic<"numBlocks", "blocks", "Megatron blocks partitioned">,

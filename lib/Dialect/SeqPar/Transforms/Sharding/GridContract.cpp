@@ -3,6 +3,7 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,4 +39,49 @@ shard::GridOp GridContract::create(ModuleOp module, StringRef name) const {
   auto grid = shard::GridOp::create(b, module.getLoc(), name, getShape());
   grid.setPrivate();
   return grid;
+}
+
+/// "[2, 4]".
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  llvm::interleaveComma(shape, os, [&](int64_t size) {
+    if (ShapedType::isDynamic(size))
+      os << "?";
+    else
+      os << size;
+  });
+  os << "]";
+  return text;
+}
+
+FailureOr<shard::GridOp> GridContract::lookupOrCreate(ModuleOp module,
+                                                      bool &created,
+                                                      StringRef name) const {
+  // The errors read as they did when the TP planner made this grid
+  // ("tensor parallelism: cp=0 ...").
+  constexpr llvm::StringLiteral prefix =
+      "grid for context and tensor parallelism: ";
+  created = false;
+  if (std::string why = whyInvalid(); !why.empty())
+    return emitError(module.getLoc()) << prefix << why;
+  Operation *existing = SymbolTable::lookupSymbolIn(module, name);
+  if (!existing) {
+    created = true;
+    return create(module, name);
+  }
+  SmallVector<int64_t> shape = getShape();
+  auto grid = dyn_cast<shard::GridOp>(existing);
+  if (grid && grid.getShape() == ArrayRef<int64_t>(shape))
+    return grid;
+  InFlightDiagnostic diag = emitError(existing->getLoc())
+                            << prefix << "the module's @" << name;
+  if (grid)
+    diag << " has shape " << formatShape(grid.getShape());
+  else
+    diag << " is a '" << existing->getName() << "'";
+  diag << ", but tp=" << tp << " cp=" << cp << " cp-ulysses=" << ulysses
+       << " make the grid " << formatShape(shape);
+  return diag;
 }

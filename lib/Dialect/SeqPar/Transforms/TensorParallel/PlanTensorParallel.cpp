@@ -595,14 +595,39 @@ LogicalResult PlanTensorParallelPass::checkOptions() {
     return emitError(loc) << "tensor parallelism: grid-axis="
                           << gridAxis.getValue()
                           << " is not a grid axis: expected an axis >= 0";
+  if (cp < 0)
+    return emitError(loc) << "tensor parallelism: cp=" << cp.getValue()
+                          << " is not a context-parallel size: expected cp "
+                             ">= 1 for the TP x CP grid, or 0 (the default)";
+  if (cp == 0 && cpUlysses != 1)
+    return emitError(loc) << "tensor parallelism: cp-ulysses="
+                          << cpUlysses.getValue()
+                          << " without cp: the Ulysses size is one of the "
+                             "TP x CP grid's (give cp >= 1)";
+  if (cp > 0 && gridAxis != GridContract::kTensorAxis)
+    return emitError(loc) << "tensor parallelism: grid-axis="
+                          << gridAxis.getValue() << " with cp=" << cp.getValue()
+                          << ": the TP x CP grid has TP on axis "
+                          << GridContract::kTensorAxis;
   return success();
 }
 
 LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
                                               int64_t &numRanks) {
   ModuleOp module = getOperation();
-  auto gridOp = dyn_cast_or_null<shard::GridOp>(
-      SymbolTable::lookupSymbolIn(module, gridName));
+  shard::GridOp gridOp;
+  if (cp > 0) {
+    bool created = false;
+    FailureOr<shard::GridOp> contract =
+        GridContract{tp, cp, cpUlysses}.lookupOrCreate(module, created,
+                                                       gridName);
+    if (failed(contract))
+      return failure();
+    gridOp = *contract;
+  } else {
+    gridOp = dyn_cast_or_null<shard::GridOp>(
+        SymbolTable::lookupSymbolIn(module, gridName));
+  }
   if (!gridOp) {
     if (tp < 1)
       return emitError(module.getLoc())

@@ -52,6 +52,13 @@ struct GridContract {
   /// Creates the private `shard.grid @name` of `getShape()` at the start of
   /// `module`. The module must not hold a symbol `name` yet.
   shard::GridOp create(ModuleOp module, StringRef name = kName) const;
+
+  /// The grid `@name` of these sizes in `module`: created as `create` does
+  /// when the module has no symbol `name` (`created` set), the module's own
+  /// when it is a `shard.grid` of `getShape()`. Any other symbol `name` is
+  /// an error at it, and so are sizes with `whyInvalid` (at the module).
+  FailureOr<shard::GridOp> lookupOrCreate(ModuleOp module, bool &created,
+                                          StringRef name = kName) const;
 };
 
 } // namespace mlir::seqpar
