@@ -54,7 +54,14 @@ private:
     shape[s.dim] /= numRanks;
     return type.clone(shape);
   }
-  Value rebuild(OpBuilder &b, Value global, RankedTensorType type);
+  /// The per-rank `type` version of the shape-only value `global` (a
+  /// tensor.empty, a fill of one, a splat constant), built once per value
+  /// and type, after `global`'s own definition: the linears of a block read
+  /// one init, as the graph's own CSE'd inits did, and nothing is left for
+  /// a clean-up to merge (docs/benchmarks.md §1).
+  Value rebuild(Value global, RankedTensorType type);
+  /// Erases the shape-only values every use of which `rebuild` replaced.
+  void eraseUnusedRebuiltSources();
   Value sliceLocally(OpBuilder &b, Value global, StridedDim s);
   /// This rank's index along the TP axis, created once at the entry.
   Value getRank();
@@ -85,6 +92,7 @@ private:
   int64_t numRanks;
   Value rank;
   SmallVector<tensor::ExtractSliceOp> localSlices;
+  llvm::DenseMap<std::pair<Value, Type>, Value> rebuilt;
 };
 
 } // namespace
@@ -99,23 +107,44 @@ ShardingAttr TensorParallelRewriter::getSharding(StridedDim s) const {
   return ShardingAttr::get(ctx, grid, dims, {});
 }
 
-Value TensorParallelRewriter::rebuild(OpBuilder &b, Value global,
-                                      RankedTensorType type) {
+Value TensorParallelRewriter::rebuild(Value global, RankedTensorType type) {
+  Value &local = rebuilt[{global, type}];
+  if (local)
+    return local;
   Operation *def = global.getDefiningOp();
   Location loc = def->getLoc();
-  if (isa<tensor::EmptyOp>(def))
-    return tensor::EmptyOp::create(b, loc, type.getShape(),
-                                   type.getElementType());
-  if (auto fill = dyn_cast<linalg::FillOp>(def)) {
-    Value init = rebuild(b, fill.getOutputs()[0], type);
-    return linalg::FillOp::create(b, loc, fill.getInputs()[0], init)
-        .getResult(0);
+  // After the global definition, which dominates every op reading it.
+  OpBuilder b(def->getContext());
+  b.setInsertionPointAfter(def);
+  if (isa<tensor::EmptyOp>(def)) {
+    local =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  } else if (auto fill = dyn_cast<linalg::FillOp>(def)) {
+    Value init = rebuild(fill.getOutputs()[0], type);
+    local =
+        linalg::FillOp::create(b, loc, fill.getInputs()[0], init).getResult(0);
+  } else {
+    DenseElementsAttr dense;
+    matchPattern(def, m_Constant(&dense));
+    local = arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
   }
-  DenseElementsAttr dense;
-  matchPattern(def, m_Constant(&dense));
-  return arith::ConstantOp::create(
-      b, loc, type,
-      DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+  return local;
+}
+
+void TensorParallelRewriter::eraseUnusedRebuiltSources() {
+  llvm::SetVector<Operation *> sources;
+  for (auto &[key, local] : rebuilt)
+    sources.insert(key.first.getDefiningOp());
+  // Fills before the empties they fill.
+  SmallVector<Operation *> order = sources.takeVector();
+  std::stable_partition(order.begin(), order.end(), [](Operation *def) {
+    return isa<linalg::FillOp>(def);
+  });
+  for (Operation *def : order)
+    if (def->use_empty())
+      def->erase();
 }
 
 Value TensorParallelRewriter::getRank() {
@@ -316,7 +345,7 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
       for (OpOperand &operand : op.getOpOperands()) {
         if (auto it = rebuilt.find(&operand); it != rebuilt.end())
           operand.set(
-              rebuild(b, operand.get(), localType(operand.get(), it->second)));
+              rebuild(operand.get(), localType(operand.get(), it->second)));
         else if (auto it = sliced.find(&operand); it != sliced.end())
           operand.set(sliceLocally(b, operand.get(), it->second));
       }
@@ -352,6 +381,7 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
     });
   }
   computeOnlySlices();
+  eraseUnusedRebuiltSources();
 }
 
 /// Output features of a linear (the size of its feature loop).

@@ -27,3 +27,30 @@ func.func @mlp_zero_inits(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w2: t
   %y = linalg.matmul ins(%g, %w2 : tensor<16x256xf32>, tensor<256x64xf32>) outs(%z2 : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %y : tensor<16x64xf32>
 }
+
+// The linears of a block that read one zero init read one per-rank init,
+// built where the global one was, which is gone (it was rebuilt per linear
+// and left for a clean-up to merge, and the global one to erase).
+// CHECK-LABEL: func.func @shared_init(
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<16x128xf32>
+// CHECK-NEXT: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<16x128xf32>)
+// CHECK-NEXT: tensor.empty() : tensor<16x64xf32>
+// CHECK-NEXT: linalg.fill
+// CHECK-NEXT: linalg.matmul {{.*}} outs(%[[Z]] : tensor<16x128xf32>)
+// CHECK-NEXT: linalg.matmul {{.*}} outs(%[[Z]] : tensor<16x128xf32>)
+// CHECK-NOT: tensor<16x256xf32>
+// CHECK: return
+// expected-remark @+1 {{tensor parallelism (tp=2): 1 blocks, 2 column-parallel and 1 row-parallel linears, 0 linears left replicated}}
+func.func @shared_init(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32>, %w3: tensor<64x256xf32>, %w2: tensor<256x64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x256xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %e2 = tensor.empty() : tensor<16x64xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %up = linalg.matmul ins(%x, %w1 : tensor<16x64xf32>, tensor<64x256xf32>) outs(%z : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %gate = linalg.matmul ins(%x, %w3 : tensor<16x64xf32>, tensor<64x256xf32>) outs(%z : tensor<16x256xf32>) -> tensor<16x256xf32>
+  %t = math.tanh %gate : tensor<16x256xf32>
+  %h = arith.mulf %t, %up : tensor<16x256xf32>
+  %y = linalg.matmul ins(%h, %w2 : tensor<16x256xf32>, tensor<256x64xf32>) outs(%z2 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}
