@@ -329,7 +329,9 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   // The raiser re-derives Q, K and V from the views it traced: CSE makes
   // them the values the rest of the graph reads (a prefill returns the K/V
-  // its attention reads, and CP relays that K/V by identity).
+  // its attention reads, and CP relays that K/V by identity). Where the
+  // raiser's own tidying left nothing to do (the usual case), the pass
+  // changes nothing and costs no verification (docs/benchmarks.md §1).
   pm.addPass(createCanonicalizeAndCSE());
   // A decode step: its KV caches are sharded over the CP axis.
   if (opts.dcp > 1) {

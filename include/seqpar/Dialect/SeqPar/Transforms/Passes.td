@@ -365,7 +365,10 @@ def RaiseAttention : Pass<"seqpar-raise-attention"> {
     more than that)
     becomes the `causal` flag; any other additive mask, Megatron's -1e4
     causal mask included, stays an operand. The P.V result becomes `seqpar.attention`'s
-    (collapsed when the batch was); the rest becomes dead. Attention that
+    (collapsed when the batch was); the rest becomes dead and is erased, and
+    the views built are left as a clean-up would leave them (no transpose
+    of a transpose, no collapse expanded back, one tensor.empty per type).
+    Attention that
     does not match stays as it was, with a remark at P.V naming the step
     that failed; every other `linalg.softmax` or written-out softmax it
     knows gets a remark too.

@@ -8,7 +8,11 @@
 // before the repeat). A tiled K/V (query head h reading K/V head h mod
 // a_kv) is served by renumbering Q's heads, and the result's back. Only the
 // P.V product is replaced, by the result in P.V's layout; what fed it
-// becomes dead unless used elsewhere (canonicalize removes it). A causal
+// becomes dead unless used elsewhere and is erased. The views built are in
+// the form a clean-up would leave (no transpose of a transpose, no
+// expand_shape undoing a collapse_shape, one tensor.empty per type), so the
+// pipeline's clean-up after raising has nothing to do, and the module is
+// not verified once more for it (docs/benchmarks.md §1). A causal
 // mask (additive or a select, proven by CausalMask.h, hiding logits at or
 // below -1e8) becomes the causal flag; any other mask stays an operand,
 // built as a tensor when the logits' op computes it in its body.
@@ -139,7 +143,16 @@ Value materialize(OpBuilder &b, Location loc, const HeadsOperand &h,
       d = newIndex[d];
     type = cast<RankedTensorType>(x.getType());
   }
-  // 2. Transpose into the view's order.
+  // 2. Transpose into the view's order; a transpose of a transpose is one
+  // (the view of a K^T the program computed is a transpose of K).
+  if (auto inner = x.getDefiningOp<linalg::TransposeOp>();
+      inner && !llvm::equal(order, llvm::seq<int64_t>(0, order.size()))) {
+    ArrayRef<int64_t> innerOrder = inner.getPermutation();
+    for (int64_t &d : order)
+      d = innerOrder[d];
+    x = inner.getInput();
+    type = cast<RankedTensorType>(x.getType());
+  }
   if (!llvm::equal(order, llvm::seq<int64_t>(0, order.size()))) {
     SmallVector<int64_t> shape;
     for (int64_t d : order)
@@ -473,6 +486,45 @@ Operation *earliestIn(Block *block, ArrayRef<AttentionGradProduct> products) {
   return first;
 }
 
+/// Replaces the expand_shapes that undo the collapse_shape defining
+/// `collapsed` by the collapse's source: reshapes keep the row-major order,
+/// so a collapse and an expand back to the source type are the identity.
+void foldExpandsOfCollapse(Value collapsed) {
+  auto collapse = collapsed.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return;
+  for (Operation *user : llvm::make_early_inc_range(collapsed.getUsers()))
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
+        expand && expand.getResultType() == collapse.getSrcType()) {
+      expand.getResult().replaceAllUsesWith(collapse.getSrc());
+      expand->erase();
+    }
+}
+
+/// Erases what raising left dead in `block` (the written-out attention
+/// that fed each replaced P.V), and makes its tensor.empty ops of one type
+/// one: the first, which comes before every op of the block reading the
+/// others. What a clean-up would have done after the pass.
+void tidyBlock(Block &block) {
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(block.getOperations())))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+  llvm::DenseMap<Type, Value> firstEmpty;
+  for (Operation &op : llvm::make_early_inc_range(block.getOperations())) {
+    auto empty = dyn_cast<tensor::EmptyOp>(&op);
+    if (!empty || empty->getNumOperands() != 0)
+      continue;
+    Value &first = firstEmpty[empty.getType()];
+    if (!first) {
+      first = empty.getResult();
+      continue;
+    }
+    empty.getResult().replaceAllUsesWith(first);
+    empty->erase();
+  }
+}
+
 struct RaiseAttentionPass
     : public mlir::seqpar::impl::RaiseAttentionBase<RaiseAttentionPass> {
   using RaiseAttentionBase::RaiseAttentionBase;
@@ -663,6 +715,7 @@ void RaiseAttentionPass::runOnOperation() {
   OpBuilder b(&getContext());
   DominanceInfo dominance(getOperation());
   llvm::DenseSet<Value> raisedSoftmax;
+  llvm::SetVector<Block *> raisedIn;
   // Softmaxes whose P.V product was found but not raised, and why.
   llvm::DenseMap<Value, std::string> unraised;
   for (linalg::LinalgOp pv : candidates) {
@@ -794,6 +847,8 @@ void RaiseAttentionPass::runOnOperation() {
     result = inResultLayout(b, loc, result, pv->getResult(0).getType(),
                             m->resultDims);
     pv->getResult(0).replaceAllUsesWith(result);
+    foldExpandsOfCollapse(result);
+    raisedIn.insert(pv->getBlock());
     pv->erase();
     ++numRaised;
     raisedSoftmax.insert(m->probabilities);
@@ -826,4 +881,6 @@ void RaiseAttentionPass::runOnOperation() {
       emitRemark(op->getLoc())
           << "softmax-like value not raised to seqpar.attention: " << why;
   });
+  for (Block *block : raisedIn)
+    tidyBlock(*block);
 }

@@ -418,3 +418,39 @@ func.func @no_heads(%q: tensor<1x0x4x8xf32>, %k: tensor<1x4x0x8xf32>, %v: tensor
   return %o : tensor<1x0x4x8xf32>
 }
 
+// -----
+
+// What the raiser leaves is what a clean-up would: the written-out
+// attention erased, K read through one transpose of the [b, s, a, d] value
+// (not a transpose of the program's K^T), the result not collapsed and
+// expanded back, and one tensor.empty per type.
+// CHECK-LABEL: func.func @tidy(
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x8x4xf32>
+// CHECK-NEXT: %[[Q:.*]] = linalg.transpose ins(%arg0 : tensor<1x8x2x4xf32>) outs(%[[E]] : tensor<1x2x8x4xf32>) permutation = [0, 2, 1, 3]
+// CHECK-NEXT: %[[V:.*]] = linalg.transpose ins(%arg2 : tensor<1x8x2x4xf32>) outs(%[[E]] : tensor<1x2x8x4xf32>) permutation = [0, 2, 1, 3]
+// CHECK-NEXT: %[[K:.*]] = linalg.transpose ins(%arg1 : tensor<1x8x2x4xf32>) outs(%[[E]] : tensor<1x2x8x4xf32>) permutation = [0, 2, 1, 3]
+// CHECK-NEXT: %[[O:.*]] = seqpar.attention %[[Q]], %[[K]], %[[V]] {scale = 1.000000e+00 : f32}
+// CHECK-NEXT: return %[[O]] : tensor<1x2x8x4xf32>
+func.func @tidy(%q: tensor<1x8x2x4xf32>, %k: tensor<1x8x2x4xf32>, %v: tensor<1x8x2x4xf32>) -> tensor<1x2x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e4 = tensor.empty() : tensor<1x2x8x4xf32>
+  %qt = linalg.transpose ins(%q : tensor<1x8x2x4xf32>) outs(%e4 : tensor<1x2x8x4xf32>) permutation = [0, 2, 1, 3]
+  %vt = linalg.transpose ins(%v : tensor<1x8x2x4xf32>) outs(%e4 : tensor<1x2x8x4xf32>) permutation = [0, 2, 1, 3]
+  %ekt = tensor.empty() : tensor<1x2x4x8xf32>
+  %kt = linalg.transpose ins(%k : tensor<1x8x2x4xf32>) outs(%ekt : tensor<1x2x4x8xf32>) permutation = [0, 2, 3, 1]
+  %q3 = tensor.collapse_shape %qt [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+  %kt3 = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<1x2x4x8xf32> into tensor<2x4x8xf32>
+  %v3 = tensor.collapse_shape %vt [[0, 1], [2], [3]] : tensor<1x2x8x4xf32> into tensor<2x8x4xf32>
+  %es = tensor.empty() : tensor<2x8x8xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s3 = linalg.batch_matmul ins(%q3, %kt3 : tensor<2x8x4xf32>, tensor<2x4x8xf32>) outs(%zs : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
+  %s = tensor.expand_shape %s3 [[0, 1], [2], [3]] output_shape [1, 2, 8, 8] : tensor<2x8x8xf32> into tensor<1x2x8x8xf32>
+  %e = tensor.empty() : tensor<1x2x8x8xf32>
+  %p = linalg.softmax dimension(3) ins(%s : tensor<1x2x8x8xf32>) outs(%e : tensor<1x2x8x8xf32>) -> tensor<1x2x8x8xf32>
+  %p3 = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<1x2x8x8xf32> into tensor<2x8x8xf32>
+  %eo = tensor.empty() : tensor<2x8x4xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  %o = linalg.batch_matmul ins(%p3, %v3 : tensor<2x8x8xf32>, tensor<2x8x4xf32>) outs(%zo : tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 2, 8, 4] : tensor<2x8x4xf32> into tensor<1x2x8x4xf32>
+  return %o4 : tensor<1x2x8x4xf32>
+}
