@@ -242,6 +242,7 @@ SequenceParallelCounts mlir::seqpar::applySequenceParallelPlan(
   if (resultsChanged || plan.inputSharded)
     func.setType(FunctionType::get(context, body.getArgumentTypes(),
                                    returnOp.getOperandTypes()));
+  builder.eraseUnusedShapeOnlyGlobals();
 
   for (int64_t bytes : {scatterBytes, gatherBytes, keptBytes, reductionBytes})
     addBytes(bytesAfterTotal, bytes);

@@ -9,8 +9,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Utils/Utils.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -114,6 +116,9 @@ Value SequenceShardBuilder::tokenOffset(OpBuilder &b, int64_t inner) {
   Value &offset = offsets[inner];
   if (!offset) {
     Value r = rank(b);
+    // rank * 1 is the rank (as the clean-up would fold it).
+    if (localSeqLen * inner == 1)
+      return offset = r;
     OpBuilder::InsertionGuard guard(b);
     Block &entry = func.getBody().front();
     b.setInsertionPoint(&entry, afterLeadingConstants(entry));
@@ -273,6 +278,25 @@ Value SequenceShardBuilder::localize(OpBuilder &b, Location loc, Value global,
   Value local = buildLocal(b, loc, global, dim, inner);
   localized[key] = {local, inner};
   return local;
+}
+
+void SequenceShardBuilder::eraseUnusedShapeOnlyGlobals() {
+  llvm::SetVector<Operation *> globals;
+  for (auto &[key, local] : localized)
+    if (Operation *def = key.first.getDefiningOp();
+        isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def))
+      globals.insert(def);
+  localized.clear();
+  // Fills before the empties they fill.
+  SmallVector<Operation *> order = globals.takeVector();
+  std::stable_partition(order.begin(), order.end(), [](Operation *def) {
+    return isa<linalg::FillOp>(def);
+  });
+  for (Operation *def : order)
+    if (def->use_empty())
+      def->erase();
+  for (auto &[length, other] : otherLengths)
+    other->eraseUnusedShapeOnlyGlobals();
 }
 
 void SequenceShardBuilder::markSequenceBlocks(const DenseSet<Value> &globals) {

@@ -25,7 +25,9 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "llvm/ADT/SetVector.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace mlir::seqpar {

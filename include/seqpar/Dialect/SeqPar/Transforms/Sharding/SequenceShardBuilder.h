@@ -90,6 +90,11 @@ public:
   Value localize(OpBuilder &b, Location loc, Value global, int64_t dim,
                  int64_t inner);
 
+  /// Erases the global tensor.empty and linalg.fill ops `localize` rebuilt
+  /// that nothing reads any more, as the clean-up after the rewrite would
+  /// (docs/benchmarks.md §1), and empties the cache.
+  void eraseUnusedShapeOnlyGlobals();
+
   /// Marks what `localize` made of each of `globals` as this rank's block of
   /// the sequence (SeqParDialect::kSequenceBlockAttrName), so that a later
   /// rewrite shards from there: a padded sequence cannot be stated by a
