@@ -4,6 +4,7 @@
 
 #include "seqpar/Analysis/ByteCounts.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/UnusedInits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -12,7 +13,6 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
-#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -287,14 +287,7 @@ void SequenceShardBuilder::eraseUnusedShapeOnlyGlobals() {
         isa_and_nonnull<tensor::EmptyOp, linalg::FillOp>(def))
       globals.insert(def);
   localized.clear();
-  // Fills before the empties they fill.
-  SmallVector<Operation *> order = globals.takeVector();
-  std::stable_partition(order.begin(), order.end(), [](Operation *def) {
-    return isa<linalg::FillOp>(def);
-  });
-  for (Operation *def : order)
-    if (def->use_empty())
-      def->erase();
+  eraseUnusedInits(globals.getArrayRef());
   for (auto &[length, other] : otherLengths)
     other->eraseUnusedShapeOnlyGlobals();
 }

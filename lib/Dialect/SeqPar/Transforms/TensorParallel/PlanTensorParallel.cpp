@@ -18,6 +18,7 @@
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Sharding/UnusedInits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
@@ -27,7 +28,6 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <algorithm>
 #include <limits>
 
 namespace mlir::seqpar {
@@ -139,14 +139,7 @@ void TensorParallelRewriter::eraseUnusedRebuiltSources() {
   llvm::SetVector<Operation *> sources;
   for (auto &[key, local] : rebuilt)
     sources.insert(key.first.getDefiningOp());
-  // Fills before the empties they fill.
-  SmallVector<Operation *> order = sources.takeVector();
-  std::stable_partition(order.begin(), order.end(), [](Operation *def) {
-    return isa<linalg::FillOp>(def);
-  });
-  for (Operation *def : order)
-    if (def->use_empty())
-      def->erase();
+  eraseUnusedInits(sources.getArrayRef());
 }
 
 Value TensorParallelRewriter::getRank() {
