@@ -3,6 +3,7 @@
 #include "seqpar/Analysis/SymbolUses.h"
 
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 
@@ -22,9 +23,12 @@ bool seqpar::isSymbolReferenced(SymbolOpInterface symbol, Operation *within) {
       ->walk([&](Operation *op) {
         // The inherent attributes of an op with properties are read only
         // where they may name a symbol: building them as a dictionary is
-        // what makes the upstream query slow.
-        bool mayName = !op->isRegistered() ||
-                       isa<SymbolUserOpInterface, CallOpInterface>(op);
+        // what makes the upstream query slow. A function's argument and
+        // result attributes are any attributes.
+        bool mayName =
+            !op->isRegistered() ||
+            isa<SymbolUserOpInterface, CallOpInterface, FunctionOpInterface>(
+                op);
         Attribute attrs = mayName ? op->getAttrDictionary()
                                   : op->getDiscardableAttrDictionary();
         return refersTo(attrs, name) ? WalkResult::interrupt()

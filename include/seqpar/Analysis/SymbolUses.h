@@ -21,8 +21,9 @@ namespace mlir::seqpar {
 /// whose root is `symbol`'s name). Reads every attribute of the ops that
 /// can name a symbol in their own attributes, those implementing
 /// SymbolUserOpInterface or CallOpInterface (every upstream op that refers
-/// to a symbol: func.call, func.constant, llvm.call, shard ops, ...) and
-/// unregistered ops, and the discardable attributes of all others.
+/// to a symbol: func.call, func.constant, llvm.call, shard ops, ...),
+/// functions (their argument and result attributes) and unregistered ops,
+/// and the discardable attributes of all others.
 bool isSymbolReferenced(SymbolOpInterface symbol, Operation *within);
 
 } // namespace mlir::seqpar

@@ -86,7 +86,8 @@ func.func @caller(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
 // -----
 
 // References that are not calls count too: a func.constant (a symbol user),
-// and an attribute of any op (discardable, or an unregistered op's).
+// an attribute of any op (discardable, or an unregistered op's), and a
+// function's argument and result attributes.
 // expected-remark @+1 {{@by_constant has call sites: left unplanned (inline it first)}}
 func.func @by_constant(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
   return %x : tensor<16x32xf32>
@@ -99,8 +100,16 @@ func.func @by_attribute(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
 func.func @by_unregistered(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
   return %x : tensor<16x32xf32>
 }
+// expected-remark @+1 {{@by_arg_attr has call sites: left unplanned (inline it first)}}
+func.func @by_arg_attr(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %x : tensor<16x32xf32>
+}
+// expected-remark @+1 {{@by_result_attr has call sites: left unplanned (inline it first)}}
+func.func @by_result_attr(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  return %x : tensor<16x32xf32>
+}
 // expected-remark @+1 {{tensor parallelism (tp=4): 0 blocks}}
-func.func @referrer(%x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+func.func @referrer(%x: tensor<16x32xf32> {seqpar_test.callback = @by_arg_attr}) -> (tensor<16x32xf32> {seqpar_test.callback = [@by_result_attr]}) {
   %f = func.constant @by_constant : (tensor<16x32xf32>) -> tensor<16x32xf32>
   %e = tensor.empty() {seqpar_test.callback = [@by_attribute]} : tensor<16x32xf32>
   "test.register"() {callee = @by_unregistered} : () -> ()
