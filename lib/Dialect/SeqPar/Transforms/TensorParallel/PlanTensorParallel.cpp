@@ -649,9 +649,15 @@ LogicalResult PlanTensorParallelPass::getGrid(FlatSymbolRefAttr &grid,
     if (failed(contract))
       return failure();
     gridOp = *contract;
-  } else {
-    gridOp = dyn_cast_or_null<shard::GridOp>(
-        SymbolTable::lookupSymbolIn(module, gridName));
+  } else if (Operation *symbol =
+                 SymbolTable::lookupSymbolIn(module, gridName)) {
+    // Another symbol of that name: a grid made beside it would be a
+    // redefinition the verifier reports only after planning.
+    gridOp = dyn_cast<shard::GridOp>(symbol);
+    if (!gridOp)
+      return emitError(symbol->getLoc())
+             << "tensor parallelism: @" << gridName << " is a '"
+             << symbol->getName() << "', not a shard.grid";
   }
   if (!gridOp) {
     if (tp < 1)

@@ -17,6 +17,9 @@
 // RUN: seqpar-opt %t/planner-other-grid.mlir -verify-diagnostics --seqpar-plan-tensor-parallel="tp=2 cp=1"
 // RUN: seqpar-opt %t/planner-makes-grid.mlir --seqpar-plan-tensor-parallel="tp=2 cp=4 cp-ulysses=2" | FileCheck %s --check-prefix=MAKES
 // RUN: seqpar-opt %t/planner-other-grid.mlir --seqpar-plan-tensor-parallel=tp=2 | FileCheck %s --check-prefix=ANY
+// Without cp, a symbol @grid that is no grid is refused before planning (a
+// grid made beside it was a redefinition the verifier reported).
+// RUN: seqpar-opt %t/not-a-grid.mlir -verify-diagnostics --seqpar-plan-tensor-parallel=tp=2
 
 //--- tp.mlir
 // expected-error @+1 {{tensor parallelism: tp=-1 is not a TP size: expected tp >= 1, or 0 (the default) for the size of the grid axis}}
@@ -91,6 +94,15 @@ module {
 // MAKES: shard.grid @grid(shape = 2x2x2) {sym_visibility = "private"}
 // MAKES-NOT: shard.grid
 module {
+  func.func @f(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+    return %x : tensor<8x16xf32>
+  }
+}
+
+//--- not-a-grid.mlir
+module {
+  // expected-error @+1 {{tensor parallelism: @grid is a 'func.func', not a shard.grid}}
+  func.func private @grid(f32) -> f32
   func.func @f(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
     return %x : tensor<8x16xf32>
   }
