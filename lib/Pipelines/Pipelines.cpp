@@ -328,11 +328,19 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   raise.backward = opts.dcp <= 1;
   pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   // The raiser re-derives Q, K and V from the views it traced: CSE makes
-  // them the values the rest of the graph reads (a prefill returns the K/V
-  // its attention reads, and CP relays that K/V by identity). Where the
-  // raiser's own tidying left nothing to do (the usual case), the pass
-  // changes nothing and costs no verification (docs/benchmarks.md §1).
-  pm.addPass(createCanonicalizeAndCSE());
+  // them the values the rest of the graph reads. The CP and decode
+  // rewrites need that (a prefill returns the K/V its attention reads, and
+  // they relay that K/V by identity), so a clean-up comes first. SP does
+  // not: it plans the same collectives on the raised program as on its
+  // cleaned-up form, and its own clean-up then cleans both (the same plans
+  // and remarks on the examples and the generated graphs; only where
+  // constants start the block may differ). Where the raiser's own tidying
+  // left nothing to do (the usual case), a clean-up changes nothing and
+  // costs no verification, but still its patterns and CSE's hashing
+  // (docs/benchmarks.md §1).
+  bool sequenceParallel = opts.sp && opts.tp >= 2;
+  if (opts.dcp > 1 || opts.getGrid().hasRingAxis() || !sequenceParallel)
+    pm.addPass(createCanonicalizeAndCSE());
   // A decode step: its KV caches are sharded over the CP axis.
   if (opts.dcp > 1) {
     pm.addPass(
@@ -340,17 +348,15 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizeAndCSE());
     return;
   }
-  // The CP axis shards every sequence-carrying value.
-  if (opts.getGrid().hasRingAxis())
+  if (opts.getGrid().hasRingAxis()) {
+    // The CP axis shards every sequence-carrying value. Its rewrite
+    // repeats constants and views per attention: a clean-up follows, as
+    // the output and as SP's input.
     pm.addPass(createContextParallel(opts.getContextParallelOptions()));
-  if (!opts.sp || opts.tp < 2) {
     pm.addPass(createCanonicalizeAndCSE());
-    return;
   }
-  // CP's rewrite repeats constants and views per attention: SP reads its
-  // output cleaned up, as it reads TP's.
-  if (opts.getGrid().hasRingAxis())
-    pm.addPass(createCanonicalizeAndCSE());
+  if (!sequenceParallel)
+    return;
   addSequenceParallelPasses(pm, opts.getSequenceParallelOptions(),
                             opts.saveGathered);
 }
