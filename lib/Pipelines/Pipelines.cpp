@@ -328,15 +328,11 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   raise.backward = opts.dcp <= 1;
   pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   // The raiser re-derives Q, K and V from the views it traced: CSE makes
-  // them the values the rest of the graph reads. The CP and decode
-  // rewrites need that (a prefill returns the K/V its attention reads, and
-  // they relay that K/V by identity), so a clean-up comes first. SP does
-  // not: it plans the same collectives on the raised program as on its
-  // cleaned-up form, and its own clean-up then cleans both (the same plans
-  // and remarks on the examples and the generated graphs; only where
-  // constants start the block may differ). Where the raiser's own tidying
-  // left nothing to do (the usual case), a clean-up changes nothing and
-  // costs no verification, but still its patterns and CSE's hashing
+  // them the values the rest of the graph reads. CP and decode need that
+  // (a prefill returns the K/V its attention reads, and they relay that
+  // K/V by identity). SP does not: it plans the same collectives on the
+  // raised program, and its own clean-up cleans both; a clean-up that
+  // finds nothing still costs its patterns and CSE's hashing
   // (docs/benchmarks.md §1).
   bool sequenceParallel = opts.sp && opts.tp >= 2;
   if (opts.dcp > 1 || opts.getGrid().hasRingAxis() || !sequenceParallel)
