@@ -162,7 +162,9 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
 
 } // namespace
 
-void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
+/// The frontend normalization's rewrites, without its closing clean-up
+/// (which the TP planner can run itself).
+static void addFrontendRewrites(OpPassManager &pm) {
   // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
   // one function; external declarations (timers) stay calls.
   pm.addPass(createInlineCalls());
@@ -193,6 +195,10 @@ void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
   // position bias, then its attention mask) as one, the form the attention
   // matcher reads (docs/context-parallelism.md, "Masks").
   pm.addNestedPass<func::FuncOp>(createFoldLogitMasks());
+}
+
+void mlir::seqpar::buildFrontendNormalizationPipeline(OpPassManager &pm) {
+  addFrontendRewrites(pm);
   // One canonicalization (as MLIR's inliner runs on every function), and
   // CSE: exporters reshape the same activation once per linear, and CSE
   // makes the linears of a block read one value.
@@ -303,19 +309,24 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     pm.addPass(std::make_unique<InvalidPipelineOptionsPass>(std::move(why)));
     return;
   }
-  buildFrontendNormalizationPipeline(pm);
   // Without TP there is nothing to plan: at tp=1 the planner's rank slices
   // (of GQA K/V heads) would only hide K and V from the raiser, and its
   // remarks would only say so. The CP and decode rewrites state every
   // argument's sharding themselves; with neither, the planner at tp=1 does
-  // (replicated). The planner makes the TP x CP grid it plans on; without
-  // it, seqpar-create-grid does (a pass that only adds the grid costs a
-  // verification of the whole module, docs/benchmarks.md §1).
+  // (replicated). The planner makes the TP x CP grid it plans on, and runs
+  // the frontend's closing clean-up itself; without it, seqpar-create-grid
+  // makes the grid after that clean-up (each pass that changes the module
+  // costs a verification of the whole module, docs/benchmarks.md §1).
   bool shardsSequence = opts.getGrid().hasRingAxis() || opts.dcp > 1;
-  if (opts.tp > 1 || !shardsSequence)
-    pm.addPass(createPlanTensorParallel(opts.getPlanTensorParallelOptions()));
-  else
+  if (opts.tp > 1 || !shardsSequence) {
+    addFrontendRewrites(pm);
+    PlanTensorParallelOptions plan = opts.getPlanTensorParallelOptions();
+    plan.canonicalizeFirst = true;
+    pm.addPass(createPlanTensorParallel(plan));
+  } else {
+    buildFrontendNormalizationPipeline(pm);
     pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
+  }
   // A backward's sum of input gradients of separate projections: one
   // all_reduce, as a fused projection sends.
   pm.addPass(createCombineAllReduces());

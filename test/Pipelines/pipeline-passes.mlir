@@ -16,8 +16,12 @@
 // printed).
 // RUN: echo "" | not seqpar-opt --seqpar-pipeline="tp=2 cp=2 seq-dim=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CP
 
-// PLAN:      seqpar-canonicalize-cse,
-// PLAN-NEXT: seqpar-plan-tensor-parallel
+// The frontend's closing clean-up is the TP planner's first step.
+// PLAN:      seqpar-inline-calls
+// PLAN-NOT:  seqpar-canonicalize-cse
+// PLAN:      seqpar-fold-logit-masks
+// PLAN-NEXT: ),
+// PLAN-NEXT: seqpar-plan-tensor-parallel{canonicalize-first=true
 // PLAN:      seqpar-raise-attention
 // PLAN-NEXT: ),
 // PLAN-NEXT: seqpar-fold-reduce-scatter,

@@ -100,6 +100,10 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     checked as `seqpar-create-grid` does, with TP on axis 0: the pipeline
     makes its grid here rather than in a pass of its own, which would cost
     one more verification of the whole module (docs/benchmarks.md §1).
+    For the same reason, with `canonicalize-first` the planner first runs
+    the clean-up `seqpar-canonicalize-cse` runs (exporters reshape the same
+    activation once per linear; CSE makes the linears of a block read one
+    value), as `seqpar-pipeline` does.
 
     Before (t = 2, one MLP):
     ```mlir
@@ -128,7 +132,12 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
            "tp, cp and cp-ulysses (made when missing, its shape checked "
            "otherwise); 0: any grid whose TP axis has tp ranks">,
     Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
-           "Hybrid's Ulysses size u of the TP x CP grid (only with cp >= 1)">
+           "Hybrid's Ulysses size u of the TP x CP grid (only with cp >= 1)">,
+    Option<"canonicalizeFirst", "canonicalize-first", "bool",
+           /*default=*/"false",
+           "Canonicalize and CSE the module first, as seqpar-canonicalize-cse "
+           "does (the form the planner reads), so that the module is "
+           "verified once for both">
   ];
   let statistics = [
     Statistic<"numBlocks", "blocks", "Megatron blocks partitioned">,

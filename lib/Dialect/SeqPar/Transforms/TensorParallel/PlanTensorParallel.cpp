@@ -15,6 +15,7 @@
 #include "seqpar/Analysis/SavedForBackward.h"
 #include "seqpar/Analysis/SymbolUses.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Cleanup/CleanUp.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Sharding/GridContract.h"
@@ -600,12 +601,20 @@ namespace {
 struct PlanTensorParallelPass
     : public seqpar::impl::PlanTensorParallelBase<PlanTensorParallelPass> {
   using Base::Base;
+  LogicalResult initialize(MLIRContext *context) override {
+    if (canonicalizeFirst)
+      cleanUpPatterns = buildCanonicalizationPatterns(context);
+    return success();
+  }
   void runOnOperation() override;
   /// Range checks of the options, before any IR is read or created.
   LogicalResult checkOptions();
   LogicalResult getGrid(FlatSymbolRefAttr &grid, int64_t &numRanks);
   LogicalResult planFunction(func::FuncOp func, FlatSymbolRefAttr grid,
                              int64_t numRanks);
+
+  /// With `canonicalize-first`: the clean-up's patterns.
+  std::shared_ptr<const FrozenRewritePatternSet> cleanUpPatterns;
 };
 
 } // namespace
@@ -977,6 +986,11 @@ void PlanTensorParallelPass::runOnOperation() {
   int64_t numRanks = 0;
   if (failed(checkOptions()) || failed(getGrid(grid, numRanks)))
     return signalPassFailure();
+  // The clean-up the planner's input gets anyway, here rather than in a
+  // pass before: the module is then verified once for both
+  // (docs/benchmarks.md §1).
+  if (cleanUpPatterns)
+    (void)canonicalizeAndCSE(getOperation(), *cleanUpPatterns);
   for (auto func : getOperation().getOps<func::FuncOp>()) {
     if (func.isExternal() || diagnoseBufferForm(func, getArgument()))
       continue;
