@@ -66,9 +66,24 @@ struct Contraction {
   }
 };
 
+/// Whether some parallel loop of `op` indexes both inputs and the output:
+/// a batch loop (a head, a batch element), which every product attention
+/// is made of has and a linear's (its weight is indexed by no token loop)
+/// has not. Necessary for `inferContractionDims` to find one, and much
+/// cheaper: most 2-input ops the matchers ask about are linears.
+bool hasBatchLoop(linalg::LinalgOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return llvm::any_of(llvm::seq(op.getNumLoops()), [&](unsigned loop) {
+    return iterators[loop] == utils::IteratorType::parallel &&
+           llvm::all_of(
+               maps, [&](AffineMap map) { return map.isFunctionOfDim(loop); });
+  });
+}
+
 std::optional<Contraction> asContraction(Operation *def) {
   auto op = dyn_cast_or_null<linalg::LinalgOp>(def);
-  if (!op || !isPlainContraction(op))
+  if (!op || !isPlainContraction(op) || !hasBatchLoop(op))
     return std::nullopt;
   std::optional<double> init = splatValue(op.getDpsInitOperand(0)->get());
   FailureOr<linalg::ContractionDimensions> dims =

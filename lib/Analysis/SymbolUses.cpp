@@ -29,10 +29,11 @@ bool seqpar::isSymbolReferenced(SymbolOpInterface symbol, Operation *within) {
             !op->isRegistered() ||
             isa<SymbolUserOpInterface, CallOpInterface, FunctionOpInterface>(
                 op);
-        Attribute attrs = mayName ? op->getAttrDictionary()
-                                  : op->getDiscardableAttrDictionary();
-        return refersTo(attrs, name) ? WalkResult::interrupt()
-                                     : WalkResult::advance();
+        DictionaryAttr attrs = mayName ? op->getAttrDictionary()
+                                       : op->getDiscardableAttrDictionary();
+        // Most ops have no attribute outside their properties: no walk.
+        return !attrs.empty() && refersTo(attrs, name) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
       })
       .wasInterrupted();
 }
