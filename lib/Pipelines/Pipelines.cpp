@@ -313,10 +313,10 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // (of GQA K/V heads) would only hide K and V from the raiser, and its
   // remarks would only say so. The CP and decode rewrites state every
   // argument's sharding themselves; with neither, the planner at tp=1 does
-  // (replicated). The planner makes the TP x CP grid it plans on, and runs
-  // the frontend's closing clean-up itself; without it, seqpar-create-grid
-  // makes the grid after that clean-up (each pass that changes the module
-  // costs a verification of the whole module, docs/benchmarks.md §1).
+  // (replicated). The planner makes the TP x CP grid it plans on, or
+  // without it seqpar-create-grid does; either runs the frontend's closing
+  // clean-up first itself (each pass that changes the module costs a
+  // verification of the whole module, docs/benchmarks.md §1).
   bool shardsSequence = opts.getGrid().hasRingAxis() || opts.dcp > 1;
   if (opts.tp > 1 || !shardsSequence) {
     addFrontendRewrites(pm);
@@ -324,8 +324,10 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
     plan.canonicalizeFirst = true;
     pm.addPass(createPlanTensorParallel(plan));
   } else {
-    buildFrontendNormalizationPipeline(pm);
-    pm.addPass(createCreateGrid(opts.getCreateGridOptions()));
+    addFrontendRewrites(pm);
+    CreateGridOptions grid = opts.getCreateGridOptions();
+    grid.canonicalizeFirst = true;
+    pm.addPass(createCreateGrid(grid));
   }
   // A backward's sum of input gradients of separate projections: one
   // all_reduce, as a fused projection sends.

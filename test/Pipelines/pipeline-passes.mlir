@@ -15,6 +15,8 @@
 // module has nothing for CP to shard: an error after the pipeline is
 // printed).
 // RUN: echo "" | not seqpar-opt --seqpar-pipeline="tp=2 cp=2 seq-dim=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CP
+// Without TP, the grid maker runs the frontend's clean-up.
+// RUN: echo "" | not seqpar-opt --seqpar-pipeline="cp=2 seq-dim=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPONLY
 
 // The frontend's closing clean-up is the TP planner's first step.
 // PLAN:      seqpar-inline-calls
@@ -39,6 +41,12 @@
 // CHECK-NEXT: seqpar-sequence-parallel
 // CHECK-NEXT: seqpar-canonicalize-cse,
 // CHECK-NOT:  {{^ *(cse|canonicalize)(,|$)}}
+
+// CPONLY:      seqpar-inline-calls
+// CPONLY-NOT:  seqpar-canonicalize-cse
+// CPONLY:      seqpar-fold-logit-masks
+// CPONLY-NEXT: ),
+// CPONLY-NEXT: seqpar-create-grid{canonicalize-first=true
 
 // CP:      seqpar-raise-attention
 // CP-NEXT: ),

@@ -29,7 +29,11 @@ def CreateGrid : Pass<"seqpar-create-grid", "::mlir::ModuleOp"> {
     A module that already holds `@grid` of that shape is left as it is;
     any other symbol `@grid` is an error. Sizes below 1, a `cp-ulysses`
     that does not divide `cp`, and tp x cp ranks that overflow a 64-bit
-    count are errors at the module.
+    count are errors at the module. With `canonicalize-first` the pass
+    first runs the clean-up `seqpar-canonicalize-cse` runs, as
+    `seqpar-pipeline` does where no TP planner runs (the frontend's closing
+    clean-up and the grid, one verification of the module for both,
+    docs/benchmarks.md §1).
 
     Before (`tp=2 cp=4 cp-ulysses=2`):
     ```mlir
@@ -49,7 +53,11 @@ def CreateGrid : Pass<"seqpar-create-grid", "::mlir::ModuleOp"> {
            "(grid axis 1, or axes 1 and 2 with cp-ulysses; 1: no CP axis)">,
     Option<"cpUlysses", "cp-ulysses", "int64_t", /*default=*/"1",
            "Hybrid's Ulysses size u dividing cp (grid [tp, cp/u, u]; 1: no "
-           "Ulysses axis)">
+           "Ulysses axis)">,
+    Option<"canonicalizeFirst", "canonicalize-first", "bool",
+           /*default=*/"false",
+           "Canonicalize and CSE the module first, as seqpar-canonicalize-cse "
+           "does, so that the module is verified once for both">
   ];
   let dependentDialects = ["::mlir::shard::ShardDialect"];
 }
