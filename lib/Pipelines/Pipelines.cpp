@@ -163,7 +163,7 @@ std::string whyInvalid(const SeqParPipelineOptions &opts) {
 } // namespace
 
 /// The frontend normalization's rewrites, without its closing clean-up
-/// (which the TP planner can run itself).
+/// (which seqpar-pipeline has the pass after them run).
 static void addFrontendRewrites(OpPassManager &pm) {
   // Outlined helpers (a LayerNorm, a layer) are inlined so the rewrite sees
   // one function; external declarations (timers) stay calls.
@@ -317,14 +317,13 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // without it seqpar-create-grid does; either runs the frontend's closing
   // clean-up first itself (each pass that changes the module costs a
   // verification of the whole module, docs/benchmarks.md §1).
+  addFrontendRewrites(pm);
   bool shardsSequence = opts.getGrid().hasRingAxis() || opts.dcp > 1;
   if (opts.tp > 1 || !shardsSequence) {
-    addFrontendRewrites(pm);
     PlanTensorParallelOptions plan = opts.getPlanTensorParallelOptions();
     plan.canonicalizeFirst = true;
     pm.addPass(createPlanTensorParallel(plan));
   } else {
-    addFrontendRewrites(pm);
     CreateGridOptions grid = opts.getCreateGridOptions();
     grid.canonicalizeFirst = true;
     pm.addPass(createCreateGrid(grid));

@@ -1,5 +1,4 @@
-//===- CleanUp.h - canonicalize, then CSE ------------------------*- C++
-//-*-===//
+//===- CleanUp.h - canonicalize, then CSE --------------------*- C++ -*-===//
 //
 // The clean-up the named pipelines run between their rewrites, as a
 // function: `seqpar-canonicalize-cse` runs it as a pass, and a rewrite that
