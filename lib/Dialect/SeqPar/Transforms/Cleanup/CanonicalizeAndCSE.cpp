@@ -4,8 +4,8 @@
 // and then CSE. As two passes, the pass manager verifies the whole module
 // after each, and on a large graph one verification costs about as much as
 // a pass (docs/benchmarks.md §1). This pass does the same two steps with
-// the same patterns and settings as `canonicalize` followed by `cse`
-// (Cleanup/CleanUp.h), and is verified once.
+// the same patterns and settings as `canonicalize` followed by `cse`, and
+// what CSE's merges make foldable (Cleanup/CleanUp.h), and is verified once.
 //
 //===----------------------------------------------------------------------===//
 

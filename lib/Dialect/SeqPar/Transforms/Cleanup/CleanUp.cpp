@@ -7,6 +7,7 @@
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -46,17 +47,65 @@ seqpar::buildCanonicalizationPatterns(MLIRContext *context) {
   return std::make_shared<FrozenRewritePatternSet>(std::move(owning));
 }
 
+namespace {
+
+/// While CSE runs, the ops a canonicalization may simplify further once it
+/// has merged duplicates: the users of each op it replaces (they now read
+/// the op kept, maybe twice: x - x), the op kept (more uses), and the
+/// producers of the replaced op's operands (fewer uses). Elsewhere the
+/// module is as the canonicalizer left it.
+struct MergedByCSE : RewriterBase::Listener {
+  void notifyOperationReplaced(Operation *op, ValueRange replacement) override {
+    ops.insert_range(op->getUsers());
+    for (Value v : llvm::concat<Value>(replacement, op->getOperands()))
+      if (Operation *def = v.getDefiningOp())
+        ops.insert(def);
+  }
+  void notifyOperationErased(Operation *op) override { erased.insert(op); }
+
+  /// The ops recorded that are still in the module.
+  SmallVector<Operation *> live() const {
+    return llvm::to_vector(llvm::make_filter_range(
+        ops, [&](Operation *op) { return !erased.contains(op); }));
+  }
+
+  llvm::SetVector<Operation *> ops;
+  // CSE erases each duplicate after all replacements: filtered at the end
+  // (removing each from `ops` would be quadratic).
+  llvm::DenseSet<Operation *> erased;
+};
+
+} // namespace
+
 bool seqpar::canonicalizeAndCSE(Operation *op,
                                 const FrozenRewritePatternSet &patterns) {
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(true).setRegionSimplificationLevel(
       regionSimplificationCanAct(op) ? GreedySimplifyRegionLevel::Normal
                                      : GreedySimplifyRegionLevel::Disabled);
-  bool canonicalized = false;
-  (void)applyPatternsGreedily(op, patterns, config, &canonicalized);
-  bool deduplicated = false;
-  IRRewriter rewriter(op->getContext());
-  DominanceInfo dominance(op);
-  eliminateCommonSubExpressions(rewriter, dominance, op, &deduplicated);
-  return canonicalized || deduplicated;
+  bool changed = false;
+  (void)applyPatternsGreedily(op, patterns, config, &changed);
+  // CSE can enable folds (x - x once both operands are one value) that
+  // `canonicalize; cse` leaves for a second round: they are done here, on
+  // the ops CSE touched, and CSE runs again while they change anything, so
+  // that a second clean-up finds nothing (the named pipelines clean up once
+  // between rewrites, docs/benchmarks.md §1). Bounded as the canonicalizer's
+  // own iterations are.
+  for (int round = 0; round < GreedyRewriteConfig().getMaxIterations();
+       ++round) {
+    MergedByCSE merged;
+    IRRewriter rewriter(op->getContext(), &merged);
+    DominanceInfo dominance(op);
+    bool deduplicated = false;
+    eliminateCommonSubExpressions(rewriter, dominance, op, &deduplicated);
+    if (!deduplicated)
+      break;
+    changed = true;
+    bool simplified = false;
+    (void)applyOpPatternsGreedily(merged.live(), patterns,
+                                  GreedyRewriteConfig(), &simplified);
+    if (!simplified)
+      break;
+  }
+  return changed;
 }
