@@ -857,10 +857,10 @@ def CanonicalizeAndCSE : Pass<"seqpar-canonicalize-cse"> {
     canonicalization patterns, top-down, normal region simplification where
     it can act: regions of several blocks, graph regions holding ops with
     results; elsewhere it would only erase dead ops the patterns' driver
-    erases too), then `cse`; what CSE's merges make foldable (x - x once
-    both operands are one value), which the two upstream passes leave for a
-    second round, is canonicalized then too, so that a second run finds
-    nothing. One pass instead of two, so the pass manager verifies the
+    erases too), then `cse`; where CSE's merges make something foldable (x
+    - x once both operands are one value, an scf.if whose branch now yields
+    an outer value), which the two upstream passes leave for a second
+    round, both run again, so that a second run finds nothing. One pass instead of two, so the pass manager verifies the
     module once instead of twice: on an 80-layer graph a verification costs
     about as much as a pass (docs/benchmarks.md §1). Unchanged IR is
     reported as such and not verified at all.

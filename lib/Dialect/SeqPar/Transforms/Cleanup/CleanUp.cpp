@@ -51,12 +51,18 @@ namespace {
 
 /// While CSE runs, the ops a canonicalization may simplify further once it
 /// has merged duplicates: the users of each op it replaces (they now read
-/// the op kept, maybe twice: x - x), the op kept (more uses), and the
-/// producers of the replaced op's operands (fewer uses). Elsewhere the
-/// module is as the canonicalizer left it.
+/// the op kept, maybe twice: x - x) and the ops around them up to `root`
+/// (an scf.if whose branch now yields an outer value), the op kept (more
+/// uses), and the producers of the replaced op's operands (fewer uses).
+/// Elsewhere the module is as the canonicalizer left it.
 struct MergedByCSE : RewriterBase::Listener {
+  explicit MergedByCSE(Operation *root) : root(root) {}
+
   void notifyOperationReplaced(Operation *op, ValueRange replacement) override {
-    ops.insert_range(op->getUsers());
+    for (Operation *user : op->getUsers())
+      for (Operation *around = user; around && around != root;
+           around = around->getParentOp())
+        ops.insert(around);
     for (Value v : llvm::concat<Value>(replacement, op->getOperands()))
       if (Operation *def = v.getDefiningOp())
         ops.insert(def);
@@ -69,6 +75,7 @@ struct MergedByCSE : RewriterBase::Listener {
         ops, [&](Operation *op) { return !erased.contains(op); }));
   }
 
+  Operation *root;
   llvm::SetVector<Operation *> ops;
   // CSE erases each duplicate after all replacements: filtered at the end
   // (removing each from `ops` would be quadratic).
@@ -83,29 +90,36 @@ bool seqpar::canonicalizeAndCSE(Operation *op,
   config.setUseTopDownTraversal(true).setRegionSimplificationLevel(
       regionSimplificationCanAct(op) ? GreedySimplifyRegionLevel::Normal
                                      : GreedySimplifyRegionLevel::Disabled);
-  bool changed = false;
-  (void)applyPatternsGreedily(op, patterns, config, &changed);
   // CSE can enable folds (x - x once both operands are one value) that
-  // `canonicalize; cse` leaves for a second round: they are done here, on
-  // the ops CSE touched, and CSE runs again while they change anything, so
-  // that a second clean-up finds nothing (the named pipelines clean up once
-  // between rewrites, docs/benchmarks.md §1). Bounded as the canonicalizer's
-  // own iterations are.
-  for (int round = 0; round < GreedyRewriteConfig().getMaxIterations();
-       ++round) {
-    MergedByCSE merged;
+  // `canonicalize; cse` leaves for a second round. Canonicalizing the ops
+  // CSE's merges touched tells whether it did (cheap: nothing else can
+  // have changed); if so, both run again, so that a second clean-up finds
+  // nothing (the named pipelines clean up once between rewrites,
+  // docs/benchmarks.md §1). Bounded as the canonicalizer's own iterations
+  // are, and ending with CSE: no duplicates are left.
+  bool changed = false;
+  int rounds = GreedyRewriteConfig().getMaxIterations();
+  for (int round = 0; round < rounds; ++round) {
+    bool canonicalized = false;
+    (void)applyPatternsGreedily(op, patterns, config, &canonicalized);
+    MergedByCSE merged(op);
     IRRewriter rewriter(op->getContext(), &merged);
     DominanceInfo dominance(op);
     bool deduplicated = false;
     eliminateCommonSubExpressions(rewriter, dominance, op, &deduplicated);
+    changed |= canonicalized || deduplicated;
     if (!deduplicated)
       break;
-    changed = true;
-    bool simplified = false;
+    bool enabled = false;
     (void)applyOpPatternsGreedily(merged.live(), patterns,
-                                  GreedyRewriteConfig(), &simplified);
-    if (!simplified)
+                                  GreedyRewriteConfig(), &enabled);
+    if (!enabled)
       break;
+    if (round + 1 == rounds) {
+      IRRewriter last(op->getContext());
+      DominanceInfo lastDominance(op);
+      eliminateCommonSubExpressions(last, lastDominance, op);
+    }
   }
   return changed;
 }

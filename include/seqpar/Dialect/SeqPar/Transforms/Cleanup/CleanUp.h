@@ -26,12 +26,12 @@ buildCanonicalizationPatterns(MLIRContext *context);
 
 /// Canonicalizes `op`'s regions with `patterns` as `canonicalize` does (top
 /// down, region simplification where it can do more than erase dead ops),
-/// then eliminates common subexpressions as `cse` does; then canonicalizes
-/// the ops CSE's merges touched (their users, the ops kept, the producers
-/// of the ops erased) and runs CSE again, while that changes anything, so
-/// that running it again finds nothing. Not converging within the
-/// driver's iterations is no error, as for `canonicalize`. Returns whether
-/// the IR changed.
+/// then eliminates common subexpressions as `cse` does; when canonicalizing
+/// the ops CSE's merges touched (their users and the ops around them, the
+/// ops kept, the producers of the ops erased) changes anything, both run
+/// again, so that running it again finds nothing. Not converging within
+/// the driver's iterations is no error, as for `canonicalize`; the last
+/// step is CSE. Returns whether the IR changed.
 bool canonicalizeAndCSE(Operation *op, const FrozenRewritePatternSet &patterns);
 
 } // namespace mlir::seqpar
