@@ -421,10 +421,19 @@ bool seqpar::hasUnknown(AffineExpr e) {
 
 SmallVector<seqpar::TracedElement>
 seqpar::traceElement(Value v, ArrayRef<AffineExpr> coords, unsigned numDims) {
+  // Simplifying flattens the expression, the costly step of a trace: a
+  // dim, symbol or constant is simple already, and so is a coordinate
+  // carried unchanged from the step before (a transpose's, a broadcast's).
+  auto simplified = [&](MutableArrayRef<AffineExpr> exprs,
+                        ArrayRef<AffineExpr> before) {
+    for (AffineExpr &e : exprs)
+      if (!isa<AffineDimExpr, AffineSymbolExpr, AffineConstantExpr>(e) &&
+          !llvm::is_contained(before, e))
+        e = simplifyAffineExpr(e, numDims, 1);
+  };
   SmallVector<TracedElement> chain;
-  SmallVector<AffineExpr> current;
-  for (AffineExpr e : coords)
-    current.push_back(simplifyAffineExpr(e, numDims, 1));
+  SmallVector<AffineExpr> current(coords);
+  simplified(current, {});
   chain.push_back({v, current});
   while (Operation *def = v.getDefiningOp()) {
     Value source;
@@ -432,8 +441,7 @@ seqpar::traceElement(Value v, ArrayRef<AffineExpr> coords, unsigned numDims) {
         stepBack(def, chain.back().coords, source, numDims);
     if (!back || chain.size() > 64)
       break;
-    for (AffineExpr &e : *back)
-      e = simplifyAffineExpr(e, numDims, 1);
+    simplified(*back, chain.back().coords);
     chain.push_back({source, std::move(*back)});
     v = source;
   }

@@ -175,14 +175,16 @@ void TokenTracer::visit(const Digit &digit) {
   // Linalg: the result dim is a loop; every operand indexing that loop
   // plainly (not in a compound expression) holds the tokens there.
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    // Named ops build their maps on each query: once per op.
+    SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
     AffineMap resultMap =
-        linalgOp.getIndexingMapMatchingResult(cast<OpResult>(value));
+        maps[linalgOp.getDpsInitOperand(resultIndex)->getOperandNumber()];
     auto loopExpr = dyn_cast<AffineDimExpr>(resultMap.getResult(digit.dim));
     if (!loopExpr)
       return;
     unsigned loop = loopExpr.getPosition();
     for (OpOperand &operand : op->getOpOperands()) {
-      AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+      AffineMap map = maps[operand.getOperandNumber()];
       int64_t position = -1;
       bool plain = true;
       for (auto [index, expr] : llvm::enumerate(map.getResults())) {
@@ -190,7 +192,7 @@ void TokenTracer::visit(const Digit &digit) {
         if (dimExpr && dimExpr.getPosition() == loop) {
           plain &= position < 0;
           position = index;
-        } else if (expr.isFunctionOfDim(loop)) {
+        } else if (!dimExpr && expr.isFunctionOfDim(loop)) {
           plain = false;
         }
       }

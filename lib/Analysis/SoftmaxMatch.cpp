@@ -561,6 +561,14 @@ Value matchSoftmax(Value p, std::string *why) {
       *why = "linalg.softmax is not over the last dim";
     return nullptr;
   }
+  // Each form ends in a divide, a product with a reciprocal or an exp: a
+  // test of the body alone, before the steps below read indexing maps (the
+  // raising asks it of every linalg op of a large graph).
+  auto op = p.getDefiningOp<linalg::LinalgOp>();
+  if (!op || op->getNumResults() != 1 ||
+      !isa_and_nonnull<arith::DivFOp, arith::MulFOp, math::ExpOp, math::Exp2Op>(
+          yielded(op).getDefiningOp()))
+    return nullptr;
   std::optional<std::pair<Value, Value>> quotient = rowQuotient(p);
   if (!quotient)
     return logSumExpInput(p, why);

@@ -220,7 +220,9 @@ classifyCaptures(linalg::LinalgOp op, const TokenWiseAnalysis &analysis,
                  StridedDim loopSeq, TokenWiseInfo &info) {
   std::optional<std::string> why;
   Block *body = op.getBlock();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // Computed at the first capture: most bodies read nothing from above, and
+  // the loop ranges cost an inversion of the op's indexing maps.
+  std::optional<SmallVector<int64_t>> ranges;
   op->walk([&](Operation *nested) {
     if (nested == op.getOperation())
       return;
@@ -238,9 +240,12 @@ classifyCaptures(linalg::LinalgOp op, const TokenWiseAnalysis &analysis,
       }
       auto index = extract.getIndices()[seq->dim].getDefiningOp<linalg::IndexOp>();
       auto type = cast<RankedTensorType>(v.getType());
+      if (!ranges)
+        ranges = op.getStaticLoopRanges();
       if (!index || static_cast<int64_t>(index.getDim()) != info.seqLoop ||
           seq->inner != loopSeq.inner || seq->extent != loopSeq.extent ||
-          type.getDimSize(seq->dim) != ranges[info.seqLoop]) {
+          info.seqLoop >= static_cast<int64_t>(ranges->size()) ||
+          type.getDimSize(seq->dim) != (*ranges)[info.seqLoop]) {
         why = "extracts from a sequence-carrying value at a position other "
               "than the token its sequence loop visits";
         continue;
