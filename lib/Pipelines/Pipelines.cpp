@@ -319,26 +319,30 @@ void mlir::seqpar::buildSeqParPipeline(OpPassManager &pm,
   // verification of the whole module, docs/benchmarks.md §1).
   addFrontendRewrites(pm);
   bool shardsSequence = opts.getGrid().hasRingAxis() || opts.dcp > 1;
+  // After TP planning, attention is raised on the per-rank (a/t heads)
+  // program: it then runs tiled over keys (never holding s x s scores), and
+  // the CP axis can shard it. A training graph's attention backward is
+  // raised with it: its P is no longer kept, and CP distributes it. A
+  // decode step (dcp) is inference: no backward to raise. The planner
+  // raises itself, one verification of the module for both.
+  bool raiseBackward = opts.dcp <= 1;
   if (opts.tp > 1 || !shardsSequence) {
     PlanTensorParallelOptions plan = opts.getPlanTensorParallelOptions();
     plan.canonicalizeFirst = true;
+    plan.raiseAttention = true;
+    plan.raiseBackward = raiseBackward;
     pm.addPass(createPlanTensorParallel(plan));
   } else {
     CreateGridOptions grid = opts.getCreateGridOptions();
     grid.canonicalizeFirst = true;
     pm.addPass(createCreateGrid(grid));
+    RaiseAttentionOptions raise;
+    raise.backward = raiseBackward;
+    pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   }
   // A backward's sum of input gradients of separate projections: one
   // all_reduce, as a fused projection sends.
   pm.addPass(createCombineAllReduces());
-  // After TP planning, attention is raised on the per-rank (a/t heads)
-  // program: it then runs tiled over keys (never holding s x s scores), and
-  // the CP axis can shard it. A training graph's attention backward is
-  // raised with it: its P is no longer kept, and CP distributes it.
-  RaiseAttentionOptions raise;
-  // A decode step (dcp) is inference: no backward to raise.
-  raise.backward = opts.dcp <= 1;
-  pm.addNestedPass<func::FuncOp>(createRaiseAttention(raise));
   // The raiser re-derives Q, K and V from the views it traced: CSE makes
   // them the values the rest of the graph reads. CP and decode need that
   // (a prefill returns the K/V its attention reads, and they relay that

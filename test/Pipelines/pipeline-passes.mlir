@@ -17,22 +17,28 @@
 // RUN: echo "" | not seqpar-opt --seqpar-pipeline="tp=2 cp=2 seq-dim=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CP
 // Without TP, the grid maker runs the frontend's clean-up.
 // RUN: echo "" | not seqpar-opt --seqpar-pipeline="cp=2 seq-dim=1" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPONLY
+// A decode step raises no backward, with the planner or without.
+// RUN: echo "" | seqpar-opt --seqpar-pipeline="tp=2 dcp=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECODE
+// RUN: echo "" | seqpar-opt --seqpar-pipeline="dcp=2" --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=DECODE1
 
-// The frontend's closing clean-up is the TP planner's first step.
+// The frontend's closing clean-up is the TP planner's first step, and
+// raising attention (with its backward) its last.
 // PLAN:      seqpar-inline-calls
 // PLAN-NOT:  seqpar-canonicalize-cse
 // PLAN:      seqpar-fold-logit-masks
 // PLAN-NEXT: ),
 // PLAN-NEXT: seqpar-plan-tensor-parallel{canonicalize-first=true
-// PLAN:      seqpar-raise-attention
-// PLAN-NEXT: ),
+// PLAN-SAME: raise-attention=true raise-backward=true
+// PLAN-NEXT: seqpar-combine-all-reduces,
 // PLAN-NEXT: seqpar-fold-reduce-scatter,
 // PLAN-NEXT: seqpar-sequence-parallel
 // PLAN-NEXT: seqpar-canonicalize-cse,
 // PLAN-NOT:  {{^ *(cse|canonicalize)(,|$)}}
+// PLAN-NOT:  seqpar-raise-attention
 
-// NOSP:      seqpar-raise-attention
-// NOSP-NEXT: ),
+// NOSP:      seqpar-plan-tensor-parallel{canonicalize-first=true
+// NOSP-SAME: raise-attention=true
+// NOSP-NEXT: seqpar-combine-all-reduces,
 // NOSP-NEXT: seqpar-canonicalize-cse
 // NOSP-NEXT: {{^\)$}}
 
@@ -42,14 +48,29 @@
 // CHECK-NEXT: seqpar-canonicalize-cse,
 // CHECK-NOT:  {{^ *(cse|canonicalize)(,|$)}}
 
+// Without a planner, the raiser runs as a pass of its own.
 // CPONLY:      seqpar-inline-calls
 // CPONLY-NOT:  seqpar-canonicalize-cse
 // CPONLY:      seqpar-fold-logit-masks
 // CPONLY-NEXT: ),
 // CPONLY-NEXT: seqpar-create-grid{canonicalize-first=true
+// CPONLY:      seqpar-raise-attention{backward=true}
+// CPONLY-NEXT: ),
+// CPONLY-NEXT: seqpar-combine-all-reduces,
+// CPONLY-NEXT: seqpar-canonicalize-cse,
+// CPONLY-NEXT: seqpar-context-parallel
 
-// CP:      seqpar-raise-attention
-// CP-NEXT: ),
+// DECODE:      seqpar-plan-tensor-parallel{
+// DECODE-SAME: raise-attention=true raise-backward=false
+// DECODE-NEXT: seqpar-combine-all-reduces,
+// DECODE-NEXT: seqpar-canonicalize-cse,
+// DECODE-NEXT: seqpar-decode-context-parallel
+// DECODE1:      seqpar-raise-attention{backward=false}
+// DECODE1-NEXT: ),
+// DECODE1-NEXT: seqpar-combine-all-reduces,
+
+// CP:      raise-attention=true raise-backward=true
+// CP-NEXT: seqpar-combine-all-reduces,
 // CP-NEXT: seqpar-canonicalize-cse,
 // CP-NEXT: seqpar-context-parallel
 // CP-NEXT: seqpar-canonicalize-cse,

@@ -111,7 +111,10 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     For the same reason, with `canonicalize-first` the planner first runs
     the clean-up `seqpar-canonicalize-cse` runs (exporters reshape the same
     activation once per linear; CSE makes the linears of a block read one
-    value), as `seqpar-pipeline` does.
+    value), and with `raise-attention` it then raises attention on the
+    per-rank program as `seqpar-raise-attention` does (`raise-backward`:
+    its `backward`), in every function, planned or not, as
+    `seqpar-pipeline` does.
 
     Before (t = 2, one MLP):
     ```mlir
@@ -145,13 +148,24 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
            /*default=*/"false",
            "Canonicalize and CSE the module first, as seqpar-canonicalize-cse "
            "does (the form the planner reads), so that the module is "
-           "verified once for both">
+           "verified once for both">,
+    Option<"raiseAttention", "raise-attention", "bool", /*default=*/"false",
+           "Then raise attention on the per-rank program, as "
+           "seqpar-raise-attention does, so that the module is verified "
+           "once for both">,
+    Option<"raiseBackward", "raise-backward", "bool", /*default=*/"false",
+           "With raise-attention: also raise each raised attention's "
+           "backward (seqpar-raise-attention's backward)">
   ];
   let statistics = [
     Statistic<"numBlocks", "blocks", "Megatron blocks partitioned">,
     Statistic<"numColumnParallel", "column-parallel", "Column-parallel linears">,
     Statistic<"numRowParallel", "row-parallel", "Row-parallel linears (all-reduces)">,
-    Statistic<"numReplicated", "left-replicated", "Linears left replicated (see remarks)">
+    Statistic<"numReplicated", "left-replicated", "Linears left replicated (see remarks)">,
+    Statistic<"numAttentionRaised", "attention-raised",
+              "Attention blocks raised (raise-attention)">,
+    Statistic<"numAttentionBackwardRaised", "attention-backward-raised",
+              "Attention backwards raised (raise-backward)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

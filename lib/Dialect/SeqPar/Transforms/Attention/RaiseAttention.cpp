@@ -26,6 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "seqpar/Dialect/SeqPar/Transforms/Attention/RaiseAttention.h"
+
 #include "seqpar/Analysis/AttentionBackwardMatch.h"
 #include "seqpar/Analysis/AttentionMatch.h"
 #include "seqpar/Analysis/BufferForm.h"
@@ -525,20 +527,12 @@ void tidyBlock(Block &block) {
   }
 }
 
-struct RaiseAttentionPass
-    : public mlir::seqpar::impl::RaiseAttentionBase<RaiseAttentionPass> {
-  using RaiseAttentionBase::RaiseAttentionBase;
-  void runOnOperation() override;
-  /// Replaces the products of `backward` by one seqpar.attention_backward
-  /// of `attention` (whose result, before any collapse, is `out`).
-  void raiseBackward(OpBuilder &b, AttentionOp attention,
-                     const AttentionBackwardMatch &backward);
-};
-
 } // namespace
 
-void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
-                                       const AttentionBackwardMatch &backward) {
+/// Replaces the products of `backward` by one seqpar.attention_backward of
+/// `attention`; returns whether it did (a remark says why not).
+static bool raiseBackward(OpBuilder &b, AttentionOp attention,
+                          const AttentionBackwardMatch &backward) {
   Operation *first = earliestIn(attention->getBlock(), backward.products);
   Operation *outGradDef = backward.outGrad.value.getDefiningOp();
   if (!first || (outGradDef && (outGradDef->getBlock() != first->getBlock() ||
@@ -546,7 +540,7 @@ void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
     emitRemark(attention.getLoc())
         << "attention backward not raised: its products and dO are not in "
            "the attention's block, in order";
-    return;
+    return false;
   }
   Location loc = first->getLoc();
   b.setInsertionPoint(first);
@@ -576,10 +570,10 @@ void RaiseAttentionPass::raiseBackward(OpBuilder &b, AttentionOp attention,
         ->getResult(0)
         .replaceAllUsesWith(replacement);
   }
-  if (op->use_empty())
-    op->erase();
-  else
-    ++numBackwardRaised;
+  if (!op->use_empty())
+    return true;
+  op->erase();
+  return false;
 }
 
 /// A linalg.softmax over a dim other than the last (logits laid out
@@ -633,10 +627,11 @@ static void moveSoftmaxDimLast(linalg::SoftmaxOp softmax) {
   }
 }
 
-void RaiseAttentionPass::runOnOperation() {
+RaisedAttention seqpar::raiseAttention(Operation *root, bool backward) {
+  RaisedAttention raised;
   llvm::DenseSet<Operation *> bufferForm;
-  getOperation()->walk([&](func::FuncOp func) {
-    if (diagnoseBufferForm(func, getArgument()))
+  root->walk([&](func::FuncOp func) {
+    if (diagnoseBufferForm(func, "seqpar-raise-attention"))
       bufferForm.insert(func);
   });
   // GQA written as einsums reading K/V head h floordiv r: the products
@@ -645,14 +640,14 @@ void RaiseAttentionPass::runOnOperation() {
   // their own, the form the matcher follows (docs/context-parallelism.md).
   // Softmaxes over another dim than the last (K.Q^T logits).
   SmallVector<linalg::SoftmaxOp> otherDim;
-  getOperation()->walk([&](linalg::SoftmaxOp softmax) {
+  root->walk([&](linalg::SoftmaxOp softmax) {
     if (!bufferForm.contains(softmax->getParentOfType<func::FuncOp>()))
       otherDim.push_back(softmax);
   });
   for (linalg::SoftmaxOp softmax : otherDim)
     moveSoftmaxDimLast(softmax);
   llvm::SetVector<Operation *> grouped;
-  getOperation()->walk([&](Operation *op) {
+  root->walk([&](Operation *op) {
     if (op->getNumResults() != 1 ||
         bufferForm.contains(op->getParentOfType<func::FuncOp>()))
       return;
@@ -696,7 +691,7 @@ void RaiseAttentionPass::runOnOperation() {
     }
   });
   {
-    OpBuilder rewriter(&getContext());
+    OpBuilder rewriter(root->getContext());
     for (Operation *op : grouped) {
       // A KV-head loop and a group loop become one head loop reading K/V
       // at head floordiv G, then the grouped read is materialised.
@@ -707,13 +702,13 @@ void RaiseAttentionPass::runOnOperation() {
     }
   }
   SmallVector<linalg::LinalgOp> candidates;
-  getOperation()->walk([&](linalg::LinalgOp op) {
+  root->walk([&](linalg::LinalgOp op) {
     if (op.getNumDpsInputs() == 2 && op->getNumResults() == 1 &&
         !bufferForm.contains(op->getParentOfType<func::FuncOp>()))
       candidates.push_back(op);
   });
-  OpBuilder b(&getContext());
-  DominanceInfo dominance(getOperation());
+  OpBuilder b(root->getContext());
+  DominanceInfo dominance(root);
   llvm::DenseSet<Value> raisedSoftmax;
   llvm::SetVector<Block *> raisedIn;
   // Softmaxes whose P.V product was found but not raised, and why.
@@ -839,8 +834,8 @@ void RaiseAttentionPass::runOnOperation() {
     if (m->dropout)
       attention.getDropout().takeBody(*m->dropout->function.region);
     Value result = attention.getResult();
-    if (backwardMatch)
-      raiseBackward(b, attention, *backwardMatch);
+    if (backwardMatch && raiseBackward(b, attention, *backwardMatch))
+      ++raised.backward;
     b.setInsertionPoint(pv);
     if (m->kvTiled)
       result = regroupHeads(b, loc, result, kvHeads, true);
@@ -850,13 +845,13 @@ void RaiseAttentionPass::runOnOperation() {
     foldExpandsOfCollapse(result);
     raisedIn.insert(pv->getBlock());
     pv->erase();
-    ++numRaised;
+    ++raised.forward;
     raisedSoftmax.insert(m->probabilities);
   }
   // Softmaxes that were not part of a raised attention: say which step
   // failed, so that attention in a form the matcher does not know is
   // visible (a rank-2 softmax no contraction reads, a loss's, gets none).
-  getOperation()->walk([&](Operation *op) {
+  root->walk([&](Operation *op) {
     if (op->getNumResults() != 1 || op->use_empty() ||
         !isa<linalg::LinalgOp, linalg::SoftmaxOp>(op) ||
         !isa<RankedTensorType>(op->getResult(0).getType()))
@@ -883,4 +878,19 @@ void RaiseAttentionPass::runOnOperation() {
   });
   for (Block *block : raisedIn)
     tidyBlock(*block);
+  return raised;
 }
+
+namespace {
+
+struct RaiseAttentionPass
+    : public mlir::seqpar::impl::RaiseAttentionBase<RaiseAttentionPass> {
+  using RaiseAttentionBase::RaiseAttentionBase;
+  void runOnOperation() override {
+    RaisedAttention raised = raiseAttention(getOperation(), backward);
+    numRaised += raised.forward;
+    numBackwardRaised += raised.backward;
+  }
+};
+
+} // namespace

@@ -15,6 +15,7 @@
 #include "seqpar/Analysis/SavedForBackward.h"
 #include "seqpar/Analysis/SymbolUses.h"
 #include "seqpar/Dialect/SeqPar/IR/SeqPar.h"
+#include "seqpar/Dialect/SeqPar/Transforms/Attention/RaiseAttention.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Cleanup/CleanUp.h"
 #include "seqpar/Dialect/SeqPar/Transforms/Passes.h"
 #include "seqpar/Dialect/SeqPar/Transforms/RuntimeCheck.h"
@@ -643,6 +644,10 @@ LogicalResult PlanTensorParallelPass::checkOptions() {
                           << gridAxis.getValue() << " with cp=" << cp.getValue()
                           << ": the TP x CP grid has TP on axis "
                           << GridContract::kTensorAxis;
+  if (raiseBackward && !raiseAttention)
+    return emitError(loc) << "tensor parallelism: raise-backward=true without "
+                             "raise-attention=true: a backward is raised with "
+                             "its attention";
   return success();
 }
 
@@ -1004,5 +1009,13 @@ void PlanTensorParallelPass::runOnOperation() {
     }
     if (failed(planFunction(func, grid, numRanks)))
       return signalPassFailure();
+  }
+  // The raising the pipeline runs next, here rather than in a pass after:
+  // one verification for both (docs/benchmarks.md §1).
+  if (raiseAttention) {
+    RaisedAttention raised =
+        seqpar::raiseAttention(getOperation(), raiseBackward);
+    numAttentionRaised += raised.forward;
+    numAttentionBackwardRaised += raised.backward;
   }
 }
