@@ -112,9 +112,11 @@ ShardingAttr TensorParallelRewriter::getSharding(StridedDim s) const {
 }
 
 Value TensorParallelRewriter::rebuild(Value global, RankedTensorType type) {
-  Value &local = rebuilt[{global, type}];
-  if (local)
+  // Looked up, then stored once built: a fill's init is rebuilt first, and
+  // that insertion may move the map's entries.
+  if (Value local = rebuilt.lookup({global, type}))
     return local;
+  Value local;
   Operation *def = global.getDefiningOp();
   Location loc = def->getLoc();
   // After the global definition, which dominates every op reading it.
@@ -134,6 +136,7 @@ Value TensorParallelRewriter::rebuild(Value global, RankedTensorType type) {
         b, loc, type,
         DenseElementsAttr::get(type, dense.getSplatValue<Attribute>()));
   }
+  rebuilt[{global, type}] = local;
   return local;
 }
 
