@@ -530,7 +530,8 @@ void tidyBlock(Block &block) {
 } // namespace
 
 /// Replaces the products of `backward` by one seqpar.attention_backward of
-/// `attention`; returns whether it did (a remark says why not).
+/// `attention`; returns whether any product was replaced (remarks name
+/// those that were not).
 static bool raiseBackward(OpBuilder &b, AttentionOp attention,
                           const AttentionBackwardMatch &backward) {
   Operation *first = earliestIn(attention->getBlock(), backward.products);

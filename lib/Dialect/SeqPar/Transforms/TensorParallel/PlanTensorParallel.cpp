@@ -384,6 +384,33 @@ void TensorParallelRewriter::apply(const TPBlockPlan &plan) {
   eraseUnusedRebuiltSources();
 }
 
+/// What shows `func` already partitioned, or "": an argument its
+/// #seqpar.sharding splits (or declares partial), or an op of the shard
+/// dialect that only a per-rank program holds (a collective, a rank query;
+/// not upstream's shard.sharding / shard.shard annotations, which describe
+/// the unsharded graph). Planning such a function again would split what is
+/// split and reduce what is reduced: a second all_reduce after each
+/// row-parallel linear.
+static std::string describePartitioned(func::FuncOp func) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (ShardingAttr sharding = getArgSharding(func, i);
+        sharding && !sharding.isReplicated()) {
+      os << "argument #" << i << " is " << sharding;
+      return text;
+    }
+  func.walk([&](Operation *op) {
+    // An unregistered op has no dialect.
+    if (!isa_and_nonnull<shard::ShardDialect>(op->getDialect()) ||
+        isa<shard::ShardingOp, shard::ShardOp>(op))
+      return WalkResult::advance();
+    os << "it holds '" << op->getName() << "'";
+    return WalkResult::interrupt();
+  });
+  return text;
+}
+
 /// Output features of a linear (the size of its feature loop).
 static int64_t outputFeatures(linalg::LinalgOp op) {
   unsigned loop;
@@ -1010,14 +1037,23 @@ void PlanTensorParallelPass::runOnOperation() {
           << " has call sites: left unplanned (inline it first)";
       continue;
     }
+    if (std::string why = describePartitioned(func); !why.empty()) {
+      emitRemark(func.getLoc())
+          << "@" << func.getSymName() << " is already partitioned (" << why
+          << "): left unplanned (plan the unsharded graph)";
+      continue;
+    }
     if (failed(planFunction(func, grid, numRanks)))
       return signalPassFailure();
   }
-  // The raising the pipeline runs next, here rather than in a pass after:
-  // one verification for both (docs/benchmarks.md §1).
-  if (raiseAttention) {
-    RaisedAttention raised =
-        seqpar::raiseAttention(getOperation(), raiseBackward);
+  // Attention raised on the per-rank program here rather than by
+  // seqpar-raise-attention after: one verification for both
+  // (docs/benchmarks.md §1). Function by function, as that pass runs
+  // nested on func.func: the module's own functions, in order.
+  if (!raiseAttention)
+    return;
+  for (auto func : getOperation().getOps<func::FuncOp>()) {
+    RaisedAttention raised = seqpar::raiseAttention(func, raiseBackward);
     numAttentionRaised += raised.forward;
     numAttentionBackwardRaised += raised.backward;
   }
