@@ -415,7 +415,7 @@ Value IndexFunctionBuilder::bodyValue(linalg::LinalgOp op, Value x,
     if (matchPattern(x, m_Constant(&c))) {
       result = constant(c);
     } else if (def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
-               !isa<arith::ArithDialect, math::MathDialect>(
+               !isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
                    def->getDialect())) {
       return fail("it reads " + describe(x) +
                   ", which is not side-effect-free arithmetic (arith, "

@@ -74,7 +74,7 @@ int64_t bodyFlops(linalg::LinalgOp op) {
     if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
             arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
             arith::MinNumFOp, arith::NegFOp, arith::RemFOp>(inner) ||
-        isa<math::MathDialect>(inner.getDialect()))
+        isa_and_nonnull<math::MathDialect>(inner.getDialect()))
       ++n;
   return n;
 }

@@ -580,12 +580,12 @@ LogicalResult checkModule(ModuleOp module) {
       reason = whyNotLowerableGrid(op, c.getGridAttr());
     else if (isa<AllGatherStartOp, ReduceScatterStartOp, AllReduceStartOp,
                  AllToAllStartOp, ShiftStartOp, WaitOp>(op) ||
-             (isa<shard::ShardDialect>(op->getDialect()) &&
+             (isa_and_nonnull<shard::ShardDialect>(op->getDialect()) &&
               !isa<shard::GridOp>(op) &&
               llvm::any_of(op->getOperandTypes(), llvm::IsaPred<TensorType>)))
       reason = "operates on tensors: bufferize first (one-shot-bufferize; "
                "see the seqpar-lower-to-llvm pipeline)";
-    else if (isa<shard::ShardDialect>(op->getDialect()) &&
+    else if (isa_and_nonnull<shard::ShardDialect>(op->getDialect()) &&
              !isa<shard::GridOp>(op))
       reason = "is not supported by the seqpar runtime lowering";
     if (!reason.empty()) {

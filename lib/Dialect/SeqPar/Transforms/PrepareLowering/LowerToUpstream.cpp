@@ -61,7 +61,7 @@ struct LowerToUpstreamPass
     if (keepCollectives)
       return;
     WalkResult left = module.walk([&](Operation *op) {
-      if (isa<SeqParDialect>(op->getDialect())) {
+      if (isa_and_nonnull<SeqParDialect>(op->getDialect())) {
         op->emitError() << "cannot be lowered to upstream dialects";
         return WalkResult::interrupt();
       }

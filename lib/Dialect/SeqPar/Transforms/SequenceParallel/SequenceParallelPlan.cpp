@@ -78,7 +78,7 @@ Placement SequenceParallelPlan::place(Operation *op,
     reason = "returns it";
     return Placement::NeedsAllTokens;
   }
-  if (isa<shard::ShardDialect>(op->getDialect())) {
+  if (isa_and_nonnull<shard::ShardDialect>(op->getDialect())) {
     reason = "is a collective";
     return Placement::NeedsAllTokens;
   }
