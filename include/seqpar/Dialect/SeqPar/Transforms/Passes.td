@@ -99,7 +99,9 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     naming the op and the reason (e.g. an LM head: nothing closes its split;
     a norm over the split features). A recognised block whose head or
     feature count t does not divide is an error (recognised: it closes when
-    nothing is divided). Dynamic dims are an error.
+    nothing is divided). Dynamic dims are an error. A function that is
+    already a per-rank program (an argument its `#seqpar.sharding` splits,
+    a collective of the shard dialect) is left as it is, with a remark.
     Arguments and results without a split get `#seqpar.sharding<@grid,
     replicated>`. The planner runs on axis `grid-axis` of the grid named
     by `grid`, whose size must be `tp` when given; when the module has no
@@ -112,9 +114,9 @@ def PlanTensorParallel : Pass<"seqpar-plan-tensor-parallel", "::mlir::ModuleOp">
     the clean-up `seqpar-canonicalize-cse` runs (exporters reshape the same
     activation once per linear; CSE makes the linears of a block read one
     value), and with `raise-attention` it then raises attention on the
-    per-rank program as `seqpar-raise-attention` does (`raise-backward`:
-    its `backward`), in every function, planned or not, as
-    `seqpar-pipeline` does.
+    per-rank program as `seqpar-raise-attention` nested on `func.func`
+    does (`raise-backward`: its `backward`), in each of the module's
+    functions, planned or not, as `seqpar-pipeline` does.
 
     Before (t = 2, one MLP):
     ```mlir
