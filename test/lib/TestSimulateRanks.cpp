@@ -402,7 +402,7 @@ LogicalResult RankSimulator::run(StringRef newName) {
       func::ReturnOp::create(b, ret.getLoc(), results);
       continue;
     }
-    if (isa<shard::ShardDialect>(op.getDialect())) {
+    if (isa_and_nonnull<shard::ShardDialect>(op.getDialect())) {
       if (failed(simulateShardOp(b, &op)))
         return fail();
       continue;
